@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { ToolArgsInvalidError, type ToolArgsIssue } from './errors.js';
+import type { ToolDispatchContext } from './dispatch-context.js';
+import type { JsonSchema, PolicyTarget, ToolDef, ToolId, ToolPolicyClass } from './tool-def.js';
+import type { ToolHost } from './tool-host.js';
+
+/** What `defineTool` needs: a strict zod object as the single source of the parameter shape. */
+export interface DefineToolInput<Shape extends z.ZodRawShape, Result> {
+  readonly id: ToolId;
+  readonly source?: ToolDef['source'];
+  readonly description: string;
+  /** Use `z.strictObject` so unknown keys fail validation. */
+  readonly args: z.ZodObject<Shape>;
+  /** Keys set only from `ctx.config.parameters`; excluded from `llmVisibleParams`. */
+  readonly configOnlyParams?: readonly (keyof Shape & string)[];
+  readonly policy: ToolPolicyClass;
+  readonly policyTarget?: (args: z.output<z.ZodObject<Shape>>) => PolicyTarget;
+  readonly dispatch: (
+    args: z.output<z.ZodObject<Shape>>,
+    host: ToolHost,
+    ctx: ToolDispatchContext,
+  ) => Promise<Result>;
+}
+
+/** Builds a `ToolDef` from a zod schema: `parseArgs` and `llmVisibleParams` are derived, never hand-kept. */
+export function defineTool<Shape extends z.ZodRawShape, Result>(
+  input: DefineToolInput<Shape, Result>,
+): ToolDef<z.output<z.ZodObject<Shape>>, Result> {
+  const { id, args: schema, configOnlyParams = [], policyTarget } = input;
+  const llmVisibleParams = toLlmVisibleParams(schema, configOnlyParams);
+  const def: ToolDef<z.output<z.ZodObject<Shape>>, Result> = {
+    id,
+    source: input.source ?? 'plugin',
+    description: input.description,
+    llmVisibleParams,
+    configOnlyParams: Object.freeze([...configOnlyParams]),
+    policy: Object.freeze({ ...input.policy }),
+    parseArgs(raw: unknown) {
+      const parsed = schema.safeParse(raw);
+      if (parsed.success) return parsed.data;
+      throw new ToolArgsInvalidError(id, toArgsIssues(parsed.error));
+    },
+    dispatch: (args, host, ctx) => input.dispatch(args, host, ctx),
+    ...(policyTarget === undefined ? {} : { policyTarget: (args) => policyTarget(args) }),
+  };
+  return Object.freeze(def);
+}
+
+/** zod issues → field paths and problem codes; the offending value never leaves. */
+export function toArgsIssues(error: z.ZodError): ToolArgsIssue[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        field: base === '' ? key : `${base}.${key}`,
+        problem: 'unrecognized_key',
+      }));
+    }
+    return [{ field: base === '' ? '(root)' : base, problem: issue.code }];
+  });
+}
+
+function toLlmVisibleParams(
+  schema: z.ZodObject<z.ZodRawShape>,
+  configOnlyParams: readonly string[],
+): JsonSchema {
+  const hidden = Object.fromEntries(configOnlyParams.map((key) => [key, true] as const));
+  const visible = configOnlyParams.length === 0 ? schema : schema.omit(hidden);
+  const jsonSchema = z.toJSONSchema(visible, { io: 'input', unrepresentable: 'throw' });
+  const { $schema: _dialect, ...rest } = jsonSchema as Record<string, unknown>;
+  // A model may only send what the tool declares, whatever the schema's own unknown-key mode.
+  return deepFreeze({ ...rest, additionalProperties: false });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,110 @@
+import type { AbortSignalLike } from './abort-signal-like.js';
+import type { ToolHostCallOptions } from './tool-host.js';
+import type { PolicyTarget, ToolId } from './tool-def.js';
+
+/** The FS scope tier a host enforces; descriptive on the context, never a grant. */
+export type FsScopeTier = 'sandboxed' | 'project' | 'full';
+
+/** A node's resolved tool config: config-only values and the input/output mappings. */
+export interface ToolNodeConfig {
+  /** Config-only values, merged last (config wins); a model can never set these keys. */
+  readonly parameters?: Readonly<Record<string, unknown>>;
+  /** Already-resolved argument values, merged over the model's. */
+  readonly inputMapping?: Readonly<Record<string, unknown>>;
+  /** State key → dot path into the FULL result; absent ⇒ `output` is the full result. */
+  readonly outputMapping?: Readonly<Record<string, string>>;
+}
+
+/** The resolved guardrail policy. Empty or absent lists deny all. */
+export interface ToolPolicy {
+  /** Exact command strings (command + args joined by one space). */
+  readonly allowedCommands?: readonly string[];
+  /** Opt-in whole-string `*`/`?` globs; a glob-only match also passes the argument-trap floor. */
+  readonly allowedCommandGlobs?: readonly string[];
+  /** Exact hosts for `http` egress (normalised: lowercase, no trailing dot, punycode). */
+  readonly allowedDomains?: readonly string[];
+}
+
+/** Result-bounding ceilings for the model-facing copy. */
+export interface ToolResultLimits {
+  readonly maxBytes: number;
+  readonly maxLines: number;
+}
+
+/** The governed action classes per-tool approval distinguishes. */
+export type ToolActionClass = 'fs_write' | 'process' | 'egress' | 'os';
+
+/** Secret-free, display-only preview: never a full URL or query, never a secret. */
+export interface ToolActionPreview {
+  /** fs_write: the target path, scrubbed whole-string. */
+  readonly path?: string;
+  /** process: the command string, scrubbed whole-string. */
+  readonly command?: string;
+  /** egress: the target host only. */
+  readonly host?: string;
+}
+
+/** What the approval hook is asked. */
+export interface ToolApprovalRequest {
+  readonly toolId: ToolId;
+  readonly action: ToolActionClass;
+  readonly preview: ToolActionPreview;
+  /**
+   * The same fields UNSCRUBBED, for in-process classification only (a protected-path check).
+   * Never serialize, log, persist or forward it.
+   */
+  readonly unredactedPreview?: ToolActionPreview;
+}
+
+/** The approver's verdict; `reason` is a display-safe label. */
+export type ToolApprovalDecision =
+  { readonly outcome: 'approve' } | { readonly outcome: 'reject'; readonly reason?: string };
+
+/** The host-injected consent hook; an abort while prompting routes to the cancel path. */
+export type ConfirmActionHook = (
+  request: ToolApprovalRequest,
+  signal?: AbortSignalLike,
+) => Promise<ToolApprovalDecision>;
+
+/** The `approval_requested` event: the request without `unredactedPreview`. */
+export interface ToolApprovalRequestedEvent {
+  readonly toolId: ToolId;
+  readonly action: ToolActionClass;
+  readonly preview: ToolActionPreview;
+}
+
+/** Present ⇒ the interactive-approval regime is active; governed dispatches need a decision. */
+export interface ToolApprovalContext {
+  /** Absent under an active regime ⇒ fail-closed `no_approval_hook`. */
+  readonly confirm?: ConfirmActionHook;
+  /** Called just before `confirm` for every governed dispatch reaching the gate. */
+  readonly emitApprovalRequested?: (event: ToolApprovalRequestedEvent) => void;
+}
+
+/** Everything one dispatch is judged and run under. */
+export interface ToolDispatchContext {
+  /** Trusted, execution-only lifetime authority; never tool arguments. */
+  readonly hostCallOptions?: ToolHostCallOptions | undefined;
+  readonly nodeId: string;
+  /** The narrowed grant; a registered tool outside it is refused. */
+  readonly grantedToolIds: ReadonlySet<ToolId>;
+  readonly config: ToolNodeConfig;
+  readonly toolPolicy: ToolPolicy;
+  /** Descriptive only: the host's captured tier is what is enforced. */
+  readonly fsScope: FsScopeTier;
+  /** The human-gate floor for `requiresGateApproval` tools. */
+  readonly gateApproved: boolean;
+  /** Present ⇒ interactive approval of governed classes (fail-closed without `confirm`). */
+  readonly approval?: ToolApprovalContext;
+  /** Effective-arg keys whose values are secret-tainted; present ones are refused. */
+  readonly secretArgKeys?: ReadonlySet<string>;
+  /** Engine delegate for `invoke_agent`; absent ⇒ `ToolUnavailableError`. */
+  readonly invokeAgent?: (nodeId: string, input: unknown) => Promise<unknown>;
+  /** Absent ⇒ `DEFAULT_TOOL_RESULT_LIMITS`. */
+  readonly limits?: ToolResultLimits;
+  /** Synchronous trusted admission immediately before the host call; a throw refuses. */
+  readonly beforeDispatch?: (toolId: ToolId, target?: PolicyTarget) => void;
+  /** The media scope this dispatch reads and stores media under; absent ⇒ no media read. */
+  readonly mediaScope?: string;
+  readonly signal?: AbortSignalLike;
+}

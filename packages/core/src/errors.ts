@@ -1,0 +1,251 @@
+import type { ToolId } from './tool-def.js';
+
+/** The discriminant every dispatch failure carries. */
+export type ToolDispatchErrorCode =
+  | 'unknown_tool'
+  | 'tool_denied'
+  | 'tool_args_invalid'
+  | 'tool_unavailable'
+  | 'tool_failed'
+  | 'cancelled';
+
+/** The closed run-level error code a failure maps to. */
+export type RunErrorCode = 'tool_failed' | 'tool_denied' | 'tool_unavailable' | 'cancelled';
+
+/**
+ * Why a grant, guardrail or host floor refused a call before any side effect. The first seven are
+ * the engine's; the rest are host floors a `ToolHost` arm throws.
+ */
+export type ToolPolicyDenyReason =
+  | 'not_granted'
+  | 'provider_executed'
+  | 'command_not_allowed'
+  | 'domain_not_allowed'
+  | 'insecure_url'
+  | 'gate_required'
+  | 'media_scope_denied'
+  /** fs: the path resolves outside the scope tier (recoverable: the model can pick another). */
+  | 'scope_escape'
+  /** fs: the read or write floor (secrets, VCS internals, shell startup files, config, state). */
+  | 'protected_path'
+  /** fs: a symlink where none may be followed, or a descriptor that no longer matches. */
+  | 'symlink_refused'
+  /** fs: a file with more than one hard link. */
+  | 'hard_link_refused'
+  /** fs/process: a path no jail can judge (NUL byte, UNC, device namespace). */
+  | 'invalid_path'
+  /** process: a declared environment variable on the refused set. */
+  | 'env_not_allowed'
+  /** process: the executable is not on PATH. */
+  | 'command_not_found'
+  /** egress: the destination is not global unicast or is a blocked name. */
+  | 'ssrf_blocked'
+  /** egress: a header value or name that could split or spoof a request. */
+  | 'header_not_allowed';
+
+/** Why an interactive approval denied a governed call. */
+export type ToolDeniedByUserReason = 'user_rejected' | 'no_approval_hook' | 'approval_error';
+
+/** What an agent loop does with a failure (the seed's failure ladder). */
+export type ToolErrorClass = 'correctable' | 'recoverable' | 'fatal' | 'cancelled';
+
+/** Base of every failure `dispatch` throws; switch on `code`. */
+export abstract class ToolDispatchError extends Error {
+  abstract readonly code: ToolDispatchErrorCode;
+  abstract readonly runErrorCode: RunErrorCode;
+  /** A fresh node retry may re-run the whole node. */
+  readonly retryable: boolean = false;
+  /** May be fed back to the model within the turn on surfaces that opt in. */
+  readonly recoverable: boolean = false;
+  readonly toolId?: ToolId;
+
+  protected constructor(message: string, toolId: ToolId | undefined, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    if (toolId !== undefined) this.toolId = toolId;
+  }
+}
+
+/** The call named no registered tool (exact match only). */
+export class UnknownToolError extends ToolDispatchError {
+  readonly code = 'unknown_tool';
+  readonly runErrorCode = 'tool_failed';
+  override readonly name = 'UnknownToolError';
+  /** The registered ids, sorted, so a loop can tell the model what exists. */
+  readonly availableIds: readonly ToolId[];
+
+  constructor(requestedName: string, availableIds: readonly ToolId[]) {
+    const sorted = [...availableIds].sort(compareCodeUnits);
+    super(
+      `unknown tool ${describeName(requestedName)}; available tools: ${sorted.join(', ') || '(none)'}`,
+      undefined,
+    );
+    this.availableIds = sorted;
+  }
+}
+
+/** A grant, guardrail or host floor refused the call before any side effect. */
+export class ToolPolicyError extends ToolDispatchError {
+  readonly code = 'tool_denied';
+  readonly runErrorCode = 'tool_denied';
+  override readonly name = 'ToolPolicyError';
+  override readonly recoverable: boolean;
+  override readonly toolId: ToolId;
+
+  constructor(
+    toolId: ToolId,
+    readonly reason: ToolPolicyDenyReason,
+    options: { readonly cause?: unknown } = {},
+  ) {
+    super(`tool ${toolId} denied: ${reason}`, toolId, options.cause);
+    this.toolId = toolId;
+    // Only a pure scope denial is safe to feed back: it happened before any effect and the
+    // floor still refuses every retry.
+    this.recoverable = reason === 'media_scope_denied' || reason === 'scope_escape';
+  }
+}
+
+/** The interactive approval gate refused (or could not ask). Fatal, never retried. */
+export class ToolDeniedByUserError extends ToolDispatchError {
+  readonly code = 'tool_denied';
+  readonly runErrorCode = 'tool_denied';
+  override readonly name = 'ToolDeniedByUserError';
+  override readonly toolId: ToolId;
+  /** The approver's display-safe label, kept off the message. */
+  readonly userReason?: string;
+
+  constructor(
+    toolId: ToolId,
+    readonly reason: ToolDeniedByUserReason,
+    options: { readonly cause?: unknown; readonly userReason?: string } = {},
+  ) {
+    super(`tool ${toolId} denied by approval: ${reason}`, toolId, options.cause);
+    this.toolId = toolId;
+    if (options.userReason !== undefined) this.userReason = options.userReason;
+  }
+}
+
+/** One invalid field: its dot path and a fixed problem code, never the value. */
+export interface ToolArgsIssue {
+  readonly field: string;
+  readonly problem: string;
+}
+
+/** The effective args failed validation or the secret-taint check. Loop-correctable. */
+export class ToolArgsInvalidError extends ToolDispatchError {
+  readonly code = 'tool_args_invalid';
+  readonly runErrorCode = 'tool_failed';
+  override readonly name = 'ToolArgsInvalidError';
+  override readonly toolId: ToolId;
+  /** Dot paths of the offending fields (`(root)` for the whole object). */
+  readonly fields: readonly string[];
+  readonly issues: readonly ToolArgsIssue[];
+
+  constructor(
+    toolId: ToolId,
+    issues: readonly (ToolArgsIssue | string)[],
+    options: { readonly cause?: unknown } = {},
+  ) {
+    const normalised = issues.map((issue) =>
+      typeof issue === 'string' ? { field: issue, problem: 'invalid' } : issue,
+    );
+    const fields = [...new Set(normalised.map((issue) => issue.field))];
+    const detail = normalised.map((issue) => `${issue.field} (${issue.problem})`).join(', ');
+    super(`tool ${toolId} args invalid: ${detail || '(root) (invalid)'}`, toolId, options.cause);
+    this.toolId = toolId;
+    this.fields = fields;
+    this.issues = normalised;
+  }
+}
+
+/** The host arm the tool needs is not wired (a host/config gap, not the model's fault). */
+export class ToolUnavailableError extends ToolDispatchError {
+  readonly code = 'tool_unavailable';
+  readonly runErrorCode = 'tool_unavailable';
+  override readonly name = 'ToolUnavailableError';
+  override readonly toolId: ToolId;
+
+  constructor(
+    toolId: ToolId,
+    readonly capability: string,
+    options: { readonly cause?: unknown } = {},
+  ) {
+    super(
+      `tool ${toolId} unavailable: the host has no ${capability} capability`,
+      toolId,
+      options.cause,
+    );
+    this.toolId = toolId;
+  }
+}
+
+/** Options of a `ToolExecutionError`. */
+export interface ToolExecutionErrorOptions {
+  /** The host's original error, for logs; never on the message. */
+  readonly cause?: unknown;
+  /** Safe to feed back within the turn (an idempotent read). Default false. */
+  readonly recoverable?: boolean;
+  /** The tool itself reported a model-fixable error (an MCP `isError` result). */
+  readonly correctable?: boolean;
+  /** A bounded, secret-redacted, model-facing detail (e.g. an MCP tool's error text). */
+  readonly detail?: string;
+}
+
+/** The host arm threw a non-cancel error. `reason` is a short secret-free code. */
+export class ToolExecutionError extends ToolDispatchError {
+  readonly code = 'tool_failed';
+  readonly runErrorCode = 'tool_failed';
+  override readonly name = 'ToolExecutionError';
+  override readonly retryable = true;
+  override readonly recoverable: boolean;
+  override readonly toolId: ToolId;
+  readonly correctable: boolean;
+  readonly detail?: string;
+
+  constructor(
+    toolId: ToolId,
+    readonly reason: string,
+    options: ToolExecutionErrorOptions = {},
+  ) {
+    super(`tool ${toolId} failed: ${reason}`, toolId, options.cause);
+    this.toolId = toolId;
+    this.recoverable = options.recoverable ?? false;
+    this.correctable = options.correctable ?? false;
+    if (options.detail !== undefined) this.detail = options.detail;
+  }
+}
+
+/** The dispatch was aborted; cancel wins over every other outcome. */
+export class ToolCancelledError extends ToolDispatchError {
+  readonly code = 'cancelled';
+  readonly runErrorCode = 'cancelled';
+  override readonly name = 'ToolCancelledError';
+
+  constructor(toolId?: ToolId, options: { readonly cause?: unknown } = {}) {
+    super(
+      toolId === undefined ? 'tool call cancelled' : `tool ${toolId} cancelled`,
+      toolId,
+      options.cause,
+    );
+  }
+}
+
+/** Maps any thrown value onto the failure ladder: cancel first, then correctable, recoverable, fatal. */
+export function classifyToolError(error: unknown): ToolErrorClass {
+  if (error instanceof ToolCancelledError) return 'cancelled';
+  if (!(error instanceof ToolDispatchError)) return 'fatal';
+  if (error instanceof UnknownToolError || error instanceof ToolArgsInvalidError)
+    return 'correctable';
+  if (error instanceof ToolExecutionError && error.correctable) return 'correctable';
+  return error.recoverable ? 'recoverable' : 'fatal';
+}
+
+/** UTF-16 code-unit order, independent of the ambient locale. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// A model-chosen name is echoed only when it is plainly an identifier; anything else could carry
+// an injected payload or a secret into a log line.
+function describeName(name: string): string {
+  return /^[A-Za-z0-9_.-]{1,128}$/.test(name) ? `"${name}"` : '(unprintable name)';
+}

@@ -1,0 +1,61 @@
+import type { ToolDispatchContext } from './dispatch-context.js';
+import type { ToolHost } from './tool-host.js';
+
+/** Exact-match registry key: a built-in catalog id, `mcp_{server}_{tool}` or `plugin_{pkg}_{tool}`. */
+export type ToolId = string;
+
+/** Opaque JSON Schema data the engine carries (never the `@types/json-schema` type). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** Where a tool's guardrail target lives in its effective args. */
+export interface PolicyTarget {
+  readonly command?: string;
+  readonly url?: string;
+  readonly path?: string;
+}
+
+/** The guardrail and capability classification of a tool. */
+export interface ToolPolicyClass {
+  /** Needs the FS scope tier: `read_file`, `write_file`, `list_directory`. */
+  readonly fsScoped: boolean;
+  /** The fs operation is a write; gates per-tool approval as `fs_write`. */
+  readonly fsWrite?: boolean;
+  /** Spawns an OS process under the `allowedCommands` allowlist. */
+  readonly spawnsProcess: boolean;
+  /** Outbound egress, discriminated because each kind has its own policy. */
+  readonly egress?: 'http' | 'search' | 'mcp';
+  /** An OS-integration action (clipboard, notification): always governed by approval. */
+  readonly os?: boolean;
+  /** Refused unless `ctx.gateApproved` (a human gate): `git_commit`. */
+  readonly requiresGateApproval: boolean;
+}
+
+/** A registered tool: identity, executable validator, classification and a pure dispatcher. */
+export interface ToolDef<Args = unknown, Result = unknown> {
+  readonly id: ToolId;
+  readonly source: 'builtin' | 'mcp' | 'plugin';
+  readonly description: string;
+  /**
+   * Validates the COMPLETE effective argument set (model + inputMapping + config-only) and throws
+   * `ToolArgsInvalidError` naming fields, never values.
+   */
+  parseArgs(raw: unknown): Args;
+  /** The model-visible parameter schema; never contains a `configOnlyParams` key. */
+  readonly llmVisibleParams: JsonSchema;
+  /** Keys whose values come only from `ctx.config.parameters`; a model can never set them. */
+  readonly configOnlyParams?: readonly string[];
+  readonly policy: ToolPolicyClass;
+  /**
+   * The guardrail target in the effective args. SECURITY: a `spawnsProcess` or `egress: 'http'`
+   * tool without one would skip its allowlist, so the registry refuses to register it.
+   */
+  policyTarget?(args: Args): PolicyTarget;
+  /** Side effects only through `host`; the pipeline bounds the result afterwards. */
+  dispatch(args: Args, host: ToolHost, ctx: ToolDispatchContext): Promise<Result>;
+}
+
+/**
+ * A `ToolDef` with its argument and result types erased, as the registry stores them. The
+ * members that take `Args` are methods, so any `ToolDef<A, R>` is assignable to this.
+ */
+export type AnyToolDef = ToolDef<unknown, unknown>;

@@ -1,0 +1,258 @@
+import type { AbortSignalLike } from './abort-signal-like.js';
+import type { ToolResultLimits } from './dispatch-context.js';
+
+/**
+ * The capability seam: the engine's only path to a side effect. Every arm is optional; a tool
+ * whose arm is absent fails with `ToolUnavailableError`, never a crash.
+ */
+export interface ToolHost {
+  /** File read/write/list, jailed to the host's FS scope tier. */
+  readonly fs?: FsCapability;
+  /** Process spawn: host-resolved executable, minimal base env, `shell: false`. */
+  readonly process?: ProcessCapability;
+  /** Outbound HTTPS through the shared SSRF primitive; credentials resolved inside the host. */
+  readonly egress?: EgressCapability;
+  /** Clipboard and native notifications. */
+  readonly os?: OsCapability;
+  /** MCP client transport. */
+  readonly mcp?: McpCapability;
+  /** Run-scoped spill for over-ceiling results. */
+  readonly outputStore?: ToolOutputStore;
+  /** Content-addressed media store behind `media://sha256-…` handles. */
+  readonly media?: MediaStore;
+}
+
+/** Trusted, execution-only lifetime authority a runner may pass to host calls. */
+export interface ToolHostCallOptions {
+  readonly retainWork?: <T>(factory: () => Promise<T>) => Promise<T>;
+}
+
+/** A handle-only media part (bytes live in the host's media store, or ride `data` once read). */
+export interface DurableMediaPart {
+  readonly type: 'media';
+  /** `media://sha256-<64 hex>` */
+  readonly handle: string;
+  readonly mimeType: string;
+  readonly sizeBytes: number;
+  /** Inclusive byte range this part covers, when it is a slice. */
+  readonly range?: { readonly start: number; readonly end: number };
+  /** The bytes of `range` (or the whole object), once read through `read_media`. */
+  readonly data?: Uint8Array;
+}
+
+// ── fs ───────────────────────────────────────────────────────────────────────────────────────
+
+/** A `read_file` request as the host receives it (already validated and policy-checked). */
+export interface FsReadRequest {
+  readonly path: string;
+  readonly glob?: boolean;
+  /** 0-based first line to return. */
+  readonly offset?: number;
+  /** Maximum number of lines to return. */
+  readonly limit?: number;
+  /** The media scope a binary file's handle is stored under (see `ToolDispatchContext.mediaScope`). */
+  readonly mediaScope?: string;
+}
+
+/** What a file read produced: text content, or a media handle for a binary file. */
+export interface FileRead {
+  /** UTF-8 text; empty when `media` is set. */
+  readonly content: string;
+  readonly mimeType: string;
+  readonly sizeBytes: number;
+  /** ISO 8601. */
+  readonly lastModified: string;
+  /** Set for a binary file: the bytes went to the media store. */
+  readonly media?: DurableMediaPart;
+  /** For a glob read: how many files matched and whether the match cap cut the list. */
+  readonly matches?: { readonly count: number; readonly truncated: boolean };
+}
+
+/** A `write_file` request as the host receives it. */
+export interface FsWriteRequest {
+  readonly path: string;
+  readonly content: string;
+  readonly append?: boolean;
+  readonly createDirs?: boolean;
+}
+
+/** What a write did; `path` is relative to the root. */
+export interface FileWrite {
+  readonly path: string;
+  readonly bytesWritten: number;
+}
+
+/** A `list_directory` request as the host receives it. */
+export interface FsListRequest {
+  readonly path: string;
+  readonly recursive?: boolean;
+  readonly glob?: string;
+}
+
+/** One listing entry; `name` is relative to the root. */
+export interface DirectoryEntry {
+  readonly name: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  readonly sizeBytes: number;
+  /** ISO 8601. */
+  readonly lastModified: string;
+}
+
+/** A listing; `truncated` says the entry cap cut it. */
+export interface DirectoryListing {
+  readonly entries: readonly DirectoryEntry[];
+  readonly truncated?: boolean;
+}
+
+/** The jailed filesystem arm. */
+export interface FsCapability {
+  readFile(request: FsReadRequest, signal?: AbortSignalLike): Promise<FileRead>;
+  /** Absent on a read-only host: `write_file` then fails with `ToolUnavailableError`. */
+  readonly writeFile?: (request: FsWriteRequest, signal?: AbortSignalLike) => Promise<FileWrite>;
+  listDirectory(request: FsListRequest, signal?: AbortSignalLike): Promise<DirectoryListing>;
+}
+
+// ── process ──────────────────────────────────────────────────────────────────────────────────
+
+/** Spawn options the engine passes; the host jails `cwd` and enforces the budgets. */
+export interface SpawnOpts {
+  /** Relative to the host root; jailed like an fs path. */
+  readonly cwd?: string;
+  /** Wall-clock budget; the host clamps it to its maximum. */
+  readonly timeoutMs?: number;
+  readonly hostCallOptions?: ToolHostCallOptions;
+}
+
+/** A finished process. stdout, stderr and the exit status are untrusted. */
+export interface ProcessResult {
+  /** `null` when the process ended by a signal. */
+  readonly exitCode: number | null;
+  readonly signal?: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly durationMs: number;
+  readonly timedOut?: boolean;
+  /** Set when a stream overflowed its bounded buffer; the overflow went to the output store. */
+  readonly truncated?: {
+    readonly stdout?: SpilledResult | { readonly byteLength: number };
+    readonly stderr?: SpilledResult | { readonly byteLength: number };
+  };
+}
+
+/** The process arm. */
+export interface ProcessCapability {
+  /**
+   * Spawns an already allowlist-checked command with `shell: false`. The host resolves the
+   * executable, builds the minimal base env, merges only the declared vars it allows and
+   * enforces the FS scope and the CPU/memory/time budget.
+   */
+  spawn(
+    command: string,
+    args: readonly string[],
+    declaredEnv: Readonly<Record<string, string>>,
+    opts: SpawnOpts,
+    signal?: AbortSignalLike,
+  ): Promise<ProcessResult>;
+}
+
+// ── egress ───────────────────────────────────────────────────────────────────────────────────
+
+/** An outbound request the engine has already policy-checked. */
+export interface EgressRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Opaque secret-store reference the host resolves and attaches as `authorization`. */
+  readonly credentialRef?: string;
+  /**
+   * The call's exact-host allowlist, re-applied by the host on every redirect hop. Absent ⇒ a
+   * redirect may only stay on the original host.
+   */
+  readonly allowedDomains?: readonly string[];
+}
+
+/** A response; `body` is UTF-8 text (bounded at the source), or empty with `media` set. */
+export interface EgressResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  /** The URL of the last hop. */
+  readonly url?: string;
+  readonly media?: DurableMediaPart;
+  /** Set when the body cap cut the body; the overflow went to the output store when it could. */
+  readonly truncated?: SpilledResult | { readonly byteLength: number };
+}
+
+/** The egress arm. */
+export interface EgressCapability {
+  /** Performs a policy-checked HTTPS request through the SSRF primitive. */
+  fetch(
+    request: EgressRequest,
+    signal?: AbortSignalLike,
+    options?: ToolHostCallOptions,
+  ): Promise<EgressResponse>;
+}
+
+// ── os ───────────────────────────────────────────────────────────────────────────────────────
+
+/** Clipboard and notifications through platform helpers, model text as argv data only. */
+export interface OsCapability {
+  readClipboard(signal?: AbortSignalLike): Promise<string>;
+  notify(
+    notification: { readonly title: string; readonly body: string },
+    signal?: AbortSignalLike,
+  ): Promise<{ readonly delivered: true }>;
+}
+
+// ── mcp ──────────────────────────────────────────────────────────────────────────────────────
+
+/** One MCP tool call. */
+export interface McpCallInput {
+  readonly server: string;
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** The MCP client arm. */
+export interface McpCapability {
+  call(
+    input: McpCallInput,
+    signal?: AbortSignalLike,
+    options?: ToolHostCallOptions,
+  ): Promise<unknown>;
+}
+
+// ── output store & media store ───────────────────────────────────────────────────────────────
+
+/** A spilled result: an opaque handle (a readable path on the Node host) and its size. */
+export interface SpilledResult {
+  readonly ref: string;
+  readonly byteLength: number;
+}
+
+/** Run-scoped store for over-ceiling results, reclaimed when the run ends. */
+export interface ToolOutputStore {
+  spill(text: string, limits: ToolResultLimits, signal?: AbortSignalLike): Promise<SpilledResult>;
+}
+
+/** What the media store knows about a handle, read before any byte is. */
+export interface MediaInfo {
+  readonly handle: string;
+  readonly mimeType: string;
+  readonly sizeBytes: number;
+  /** Scopes allowed to read this object; knowing the hash is not authorization. */
+  readonly allowedScopes: readonly string[];
+}
+
+/** Content-addressed media store (`media://sha256-<hex>`). */
+export interface MediaStore {
+  /** `undefined` for an unknown handle. */
+  stat(handle: string, signal?: AbortSignalLike): Promise<MediaInfo | undefined>;
+  /** Reads the inclusive byte range `[start, end]`. */
+  read(
+    handle: string,
+    range: { readonly start: number; readonly end: number },
+    signal?: AbortSignalLike,
+  ): Promise<Uint8Array>;
+}
