@@ -9,7 +9,10 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 
 /** Where a tool's guardrail target lives in its effective args. */
 export interface PolicyTarget {
+  /** The command string the allowlist matches: command + args joined by one space. */
   readonly command?: string;
+  /** The same command as argv, so the argument-trap floor sees real argument boundaries. */
+  readonly argv?: readonly string[];
   readonly url?: string;
   readonly path?: string;
 }
