@@ -170,6 +170,13 @@ export interface EgressRequest {
    * redirect may only stay on the original host.
    */
   readonly allowedDomains?: readonly string[];
+  /**
+   * The header the resolved credential rides on. Absent ⇒ `authorization` (a bare token is sent
+   * as `Bearer <token>`); any other header gets the raw secret (Brave's `x-subscription-token`).
+   */
+  readonly credentialHeader?: string;
+  /** The media scope a binary body's handle is stored under (`ToolDispatchContext.mediaScope`). */
+  readonly mediaScope?: string;
 }
 
 /** A response; `body` is UTF-8 text (bounded at the source), or empty with `media` set. */
