@@ -1,0 +1,22 @@
+import type { AbortSignalLike, ToolActionClass, ToolActionPreview, ToolId } from '@toolhost/core';
+
+/** What a human is shown: the REDACTED preview only. */
+export interface ApprovalPrompt {
+  readonly toolId: ToolId;
+  readonly action: ToolActionClass;
+  readonly preview: ToolActionPreview;
+  /** Why this needed a human (e.g. a protected path under `auto`). */
+  readonly note?: string;
+}
+
+/** A human's answer: the four choices of the prompt plus "no, because …". */
+export type ApprovalAnswer =
+  | { readonly choice: 'once' }
+  | { readonly choice: 'always_target' }
+  | { readonly choice: 'always_tool' }
+  | { readonly choice: 'no'; readonly reason?: string };
+
+/** Asks a human; rejects with the signal's reason when aborted while waiting. */
+export interface ApprovalPrompter {
+  ask(prompt: ApprovalPrompt, signal?: AbortSignalLike): Promise<ApprovalAnswer>;
+}

@@ -1,0 +1,83 @@
+import path from 'node:path';
+
+/** What the protected-path rule needs to know about this host. */
+export interface ProtectedPathContext {
+  readonly root: string;
+  readonly configFile?: string;
+  readonly stateDir?: string;
+}
+
+// Names whose modification changes what runs next (VCS hooks, CI, shells, credentials): `auto`
+// never writes them without a human, even where the host's write floor would allow it.
+const PROTECTED_COMPONENTS: ReadonlySet<string> = new Set([
+  '.git',
+  '.github',
+  '.gitlab-ci.yml',
+  '.husky',
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.docker',
+  '.vscode',
+  '.idea',
+  '.config',
+]);
+
+const PROTECTED_BASENAMES: ReadonlySet<string> = new Set([
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  'config.fish',
+  '.gitconfig',
+  '.gitattributes',
+  '.gitmodules',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.netrc',
+  '.pypirc',
+  '.envrc',
+  'toolhost.config.json',
+]);
+
+/**
+ * True when a write target needs a human even in `auto` mode: outside the root, the config file,
+ * the state dir, VCS/CI/shell/credential files. Judged on the UNREDACTED path: the scrubbed
+ * preview can turn `.ssh/...` into an innocent-looking `[redacted]`.
+ */
+export function isProtectedPath(target: string, context: ProtectedPathContext): boolean {
+  if (target === '' || target.includes('\0')) return true;
+  const resolved = path.resolve(context.root, target);
+  const relative = path.relative(context.root, resolved);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return true;
+  if (context.configFile !== undefined && samePath(resolved, context.configFile)) return true;
+  if (context.stateDir !== undefined && isWithin(resolved, context.stateDir)) return true;
+  const components = relative.split(path.sep).map(normaliseComponent);
+  const basename = components.at(-1) ?? '';
+  if (components.some((component) => PROTECTED_COMPONENTS.has(component))) return true;
+  if (PROTECTED_BASENAMES.has(basename)) return true;
+  return basename === '.env' || basename.startsWith('.env.');
+}
+
+// Case-folded, with the trailing dots/spaces and `:stream` suffixes Windows ignores stripped,
+// so `.GIT`, `.git.` and `.git::$DATA` are `.git`.
+function normaliseComponent(component: string): string {
+  return component
+    .toLowerCase()
+    .replace(/:.*$/, '')
+    .replace(/[. ]+$/, (suffix) => (suffix === component ? suffix : ''));
+}
+
+function samePath(a: string, b: string): boolean {
+  return path.resolve(a).toLowerCase() === path.resolve(b).toLowerCase();
+}
+
+function isWithin(target: string, directory: string): boolean {
+  const relative = path.relative(directory, target);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}

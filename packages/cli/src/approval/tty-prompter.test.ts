@@ -1,0 +1,77 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createTtyPrompter, renderPrompt } from './tty-prompter.js';
+
+const prompt = {
+  toolId: 'run_command',
+  action: 'process',
+  preview: { command: 'npm test' },
+} as const;
+
+function streams() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let shown = '';
+  output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+  return { input, output, shown: () => shown };
+}
+
+describe('createTtyPrompter', () => {
+  it.each([
+    ['y', { choice: 'once' }],
+    ['t', { choice: 'always_target' }],
+    ['a', { choice: 'always_tool' }],
+    ['n', { choice: 'no' }],
+  ])('maps the answer %s', async (line, expected) => {
+    const io = streams();
+    const pending = createTtyPrompter(io).ask(prompt);
+
+    io.input.write(`${line}\n`);
+
+    await expect(pending).resolves.toEqual(expected);
+  });
+
+  it('asks for a reason after "r", even when typed ahead', async () => {
+    const io = streams();
+    const pending = createTtyPrompter(io).ask(prompt);
+
+    io.input.write('r\nnot on main\n');
+
+    await expect(pending).resolves.toEqual({ choice: 'no', reason: 'not on main' });
+  });
+
+  it('asks again after an unknown answer', async () => {
+    const io = streams();
+    const pending = createTtyPrompter(io).ask(prompt);
+
+    io.input.write('maybe\ny\n');
+
+    await expect(pending).resolves.toEqual({ choice: 'once' });
+    expect(io.shown()).toContain('answer y, t, a, n or r');
+  });
+
+  it('refuses when the input closes', async () => {
+    const io = streams();
+    const pending = createTtyPrompter(io).ask(prompt);
+
+    io.input.end();
+
+    await expect(pending).resolves.toMatchObject({ choice: 'no' });
+  });
+
+  it('rejects with the abort reason when aborted while waiting', async () => {
+    const io = streams();
+    const controller = new AbortController();
+    const pending = createTtyPrompter(io).ask(prompt, controller.signal);
+
+    controller.abort(new Error('interrupted'));
+
+    await expect(pending).rejects.toThrow('interrupted');
+  });
+
+  it('shows the redacted preview', () => {
+    const text = renderPrompt({ ...prompt, preview: { command: 'curl [redacted]' } });
+
+    expect(text).toContain('command: curl [redacted]');
+  });
+});

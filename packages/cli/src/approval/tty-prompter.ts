@@ -1,0 +1,138 @@
+import { createInterface } from 'node:readline';
+import type { AbortSignalLike } from '@toolhost/core';
+import type { ApprovalAnswer, ApprovalPrompt, ApprovalPrompter } from './approval-prompter.js';
+
+/** Streams the prompt talks through: stderr for the question, stdin for the answer. */
+export interface PromptStreams {
+  readonly input: NodeJS.ReadableStream;
+  readonly output: NodeJS.WritableStream;
+}
+
+const ACTION_LABELS = {
+  fs_write: 'write a file',
+  process: 'run a command',
+  egress: 'make a network request',
+  os: 'use the clipboard or notifications',
+} as const;
+
+/** A line-based terminal prompter; shows only the redacted preview. */
+export function createTtyPrompter(streams: PromptStreams): ApprovalPrompter {
+  return {
+    async ask(prompt, signal) {
+      const lines = openLineReader(streams, signal);
+      try {
+        streams.output.write(renderPrompt(prompt));
+        for (;;) {
+          const line = (await lines.next('> '))?.trim().toLowerCase();
+          // End of input is a refusal: a closed terminal never approves anything.
+          if (line === undefined) return { choice: 'no', reason: 'no answer (input closed)' };
+          const answer = parseChoice(line);
+          if (answer === 'reason') {
+            const reason = await lines.next('reason: ');
+            return { choice: 'no', reason: sanitiseReason(reason ?? '') };
+          }
+          if (answer !== undefined) return answer;
+          streams.output.write('answer y, t, a, n or r\n');
+        }
+      } finally {
+        lines.close();
+      }
+    },
+  };
+}
+
+/** The prompt text; exported for the unit test. */
+export function renderPrompt(prompt: ApprovalPrompt): string {
+  const lines = [`\ntoolhost: ${prompt.toolId} wants to ${ACTION_LABELS[prompt.action]}`];
+  if (prompt.preview.path !== undefined) lines.push(`  path:    ${prompt.preview.path}`);
+  if (prompt.preview.command !== undefined) lines.push(`  command: ${prompt.preview.command}`);
+  if (prompt.preview.host !== undefined) lines.push(`  host:    ${prompt.preview.host}`);
+  if (prompt.note !== undefined) lines.push(`  (${prompt.note})`);
+  lines.push(
+    'Allow?  [y] once  [t] always for this target  [a] always for this tool  [n] no  [r] no, with a reason',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function parseChoice(line: string): ApprovalAnswer | 'reason' | undefined {
+  switch (line) {
+    case 'y':
+    case 'yes':
+    case 'once':
+      return { choice: 'once' };
+    case 't':
+      return { choice: 'always_target' };
+    case 'a':
+      return { choice: 'always_tool' };
+    case 'n':
+    case 'no':
+    case '':
+      return { choice: 'no' };
+    case 'r':
+      return 'reason';
+    default:
+      return undefined;
+  }
+}
+
+// The reason becomes a display label on the error: one printable line, bounded.
+function sanitiseReason(reason: string): string {
+  const clean = reason
+    .replace(/[^\x20-\x7e\u00a0-\uffff]/g, ' ')
+    .trim()
+    .slice(0, 200);
+  return clean === '' ? 'rejected by the user' : clean;
+}
+
+interface LineReader {
+  next(question: string): Promise<string | undefined>;
+  close(): void;
+}
+
+// One readline for the whole prompt, so a reason typed ahead of its question is not lost.
+// `terminal: false` keeps the tty in cooked mode, so Ctrl-C stays a real SIGINT for the process.
+function openLineReader(streams: PromptStreams, signal?: AbortSignalLike): LineReader {
+  const rl = createInterface({ input: streams.input, terminal: false });
+  const queued: string[] = [];
+  let closed = false;
+  let waiter:
+    { resolve: (line: string | undefined) => void; reject: (error: unknown) => void } | undefined;
+  const onAbort = (): void => waiter?.reject(abortReason(signal));
+  signal?.addEventListener('abort', onAbort);
+  rl.on('line', (line) => {
+    if (waiter === undefined) queued.push(line);
+    else waiter.resolve(line);
+  });
+  rl.on('close', () => {
+    closed = true;
+    waiter?.resolve(undefined);
+  });
+  return {
+    next(question) {
+      if (signal?.aborted === true) return Promise.reject(abortReason(signal));
+      const line = queued.shift();
+      if (line !== undefined || closed) return Promise.resolve(line);
+      streams.output.write(question);
+      return new Promise((resolve, reject) => {
+        waiter = {
+          resolve: (value) => {
+            waiter = undefined;
+            resolve(value);
+          },
+          reject: (error) => {
+            waiter = undefined;
+            reject(error);
+          },
+        };
+      });
+    },
+    close() {
+      signal?.removeEventListener('abort', onAbort);
+      rl.close();
+    },
+  };
+}
+
+function abortReason(signal: AbortSignalLike | undefined): unknown {
+  return signal?.reason ?? new DOMException('approval prompt aborted', 'AbortError');
+}

@@ -1,0 +1,57 @@
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { CliUsageError } from '../cli-error.js';
+
+/** The three events the audit log records. */
+export type AuditEventType = 'tool_call' | 'approval_requested' | 'tool_result';
+
+/** An append-only JSON-lines audit log. */
+export interface AuditLog {
+  /** Appends one line `{ ts, runId, event, ...payload }` and flushes it to disk. */
+  write(event: AuditEventType, payload: Readonly<Record<string, unknown>>): void;
+  close(): void;
+}
+
+/** Options of `openAuditLog`. */
+export interface AuditLogOptions {
+  readonly file: string;
+  readonly runId: string;
+  /** Applied to every string leaf before it is written: a second line of defence for secrets. */
+  readonly scrub?: (text: string) => string;
+  readonly now?: () => Date;
+}
+
+/**
+ * Opens `file` for appending (never truncating) with owner-only permissions. Each line is written
+ * with one `write(2)` on an `O_APPEND` descriptor and fsynced, so a crash loses at most the line
+ * being written and concurrent writers never interleave inside a line.
+ */
+export function openAuditLog(options: AuditLogOptions): AuditLog {
+  const { runId, scrub = (text) => text, now = () => new Date() } = options;
+  let fd: number;
+  try {
+    fd = openSync(options.file, 'a', 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unopenable';
+    throw new CliUsageError(`--audit-log: cannot open the audit log (${code})`);
+  }
+  let open = true;
+  return {
+    write(event, payload) {
+      if (!open) return;
+      const record = { ts: now().toISOString(), runId, event, ...scrubLeaves(payload, scrub) };
+      writeSync(fd, `${JSON.stringify(record)}\n`);
+      fsyncSync(fd);
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      closeSync(fd);
+    },
+  };
+}
+
+function scrubLeaves(value: Readonly<Record<string, unknown>>, scrub: (text: string) => string) {
+  return JSON.parse(
+    JSON.stringify(value, (_key, leaf: unknown) => (typeof leaf === 'string' ? scrub(leaf) : leaf)),
+  ) as Record<string, unknown>;
+}

@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_SCHEMA_PATH, renderConfigJsonSchema } from './config-json-schema.js';
+
+describe('the published config JSON Schema', () => {
+  it('is up to date with the zod schema (regenerate with write-config-schema.ts)', () => {
+    const file = fileURLToPath(new URL(`../../${CONFIG_SCHEMA_PATH}`, import.meta.url));
+
+    const published: unknown = JSON.parse(readFileSync(file, 'utf8'));
+
+    expect(published).toEqual(JSON.parse(renderConfigJsonSchema()));
+  });
+
+  it('refuses unknown top-level keys', () => {
+    const schema = JSON.parse(renderConfigJsonSchema()) as { additionalProperties?: unknown };
+
+    expect(schema.additionalProperties).toBe(false);
+  });
+});

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/** Approval modes: `ask` and `plan` refuse governed actions, `accept-edits` prompts, `auto` approves. */
+export const APPROVAL_MODES = ['ask', 'plan', 'accept-edits', 'auto'] as const;
+
+/** One of `APPROVAL_MODES`. */
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+/** The FS scope tiers a config may choose. */
+export const FS_SCOPES = ['sandboxed', 'project', 'full'] as const;
+
+const toolId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a tool id: letters, digits, _ or -');
+const nonEmpty = z.string().min(1);
+// An environment variable name: the only way a config points at a secret held in the environment.
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+
+const credentialSchema = z.union([
+  z.strictObject({ env: envName }).describe('Read the secret from this environment variable.'),
+  z.strictObject({ file: nonEmpty }).describe('Read the secret from this file (first line).'),
+]);
+
+const stdioServerSchema = z.strictObject({
+  command: nonEmpty.describe('Executable of the MCP server, resolved on PATH.'),
+  args: z.array(z.string()).optional(),
+  env: z
+    .record(envName, z.string())
+    .optional()
+    .describe('Non-secret variables set for the server over a minimal base environment.'),
+  envCredentials: z
+    .record(envName, nonEmpty)
+    .optional()
+    .describe('Variable name → credential name (see `credentials`): secrets never sit in config.'),
+  tools: z.array(nonEmpty).optional().describe('Only expose these tools of the server.'),
+});
+
+const httpServerSchema = z.strictObject({
+  url: z.url().describe('Streamable HTTP endpoint; https unless listed in allowLocal.'),
+  headerCredentials: z
+    .record(nonEmpty, nonEmpty)
+    .optional()
+    .describe('Header name → credential name (see `credentials`).'),
+  allowLocal: z
+    .array(nonEmpty)
+    .optional()
+    .describe('host:port endpoints allowed over plain http or a local address.'),
+  tools: z.array(nonEmpty).optional().describe('Only expose these tools of the server.'),
+});
+
+/** The zod schema of `toolhost.config.json`; strict at every level so a typo is an error. */
+export const toolhostConfigSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('Editor hint: the published JSON Schema.'),
+    $comment: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe('Free text for humans; ignored (JSON has no comments).'),
+    tools: z
+      .array(toolId)
+      .optional()
+      .describe(
+        'The grant: tool ids a call may use. Default: read_file, list_directory, git_status.',
+      ),
+    fsScope: z.enum(FS_SCOPES).optional().describe('Filesystem tier. Default: sandboxed.'),
+    extraRoots: z
+      .array(nonEmpty)
+      .optional()
+      .describe('Extra directories readable in the project tier (absolute or config-relative).'),
+    allowedCommands: z
+      .array(z.string())
+      .optional()
+      .describe('Exact command strings (command + args joined by one space). Empty: deny all.'),
+    allowedCommandGlobs: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Whole-string `*`/`?` globs; a glob-only match also passes the argument-trap floor.',
+      ),
+    allowedDomains: z
+      .array(nonEmpty)
+      .optional()
+      .describe('Exact hosts for http_request. Empty: deny all.'),
+    mode: z
+      .enum(APPROVAL_MODES)
+      .optional()
+      .describe('Approval mode for governed actions. Default: ask.'),
+    limits: z
+      .strictObject({
+        maxBytes: z.int().positive().optional(),
+        maxLines: z.int().positive().optional(),
+      })
+      .optional()
+      .describe('Model-facing result ceilings. Default: 51200 bytes / 2000 lines.'),
+    toolConfig: z
+      .record(toolId, z.record(nonEmpty, z.unknown()))
+      .optional()
+      .describe('Per-tool config-only values, e.g. run_command.timeoutMs, web_search.endpoint.'),
+    mcpServers: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+        z.union([stdioServerSchema, httpServerSchema]),
+      )
+      .optional()
+      .describe('MCP servers whose tools are proxied through the same guardrails.'),
+    credentials: z
+      .record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), credentialSchema)
+      .optional()
+      .describe('Named credentialRefs: where the host finds each secret. Never the secret itself.'),
+  })
+  .describe('toolhost configuration (toolhost.config.json)');
+
+/** A parsed, validated `toolhost.config.json`. */
+export type ToolhostConfig = z.infer<typeof toolhostConfigSchema>;
+
+/** A credential source: an environment variable or a file. */
+export type CredentialSource = z.infer<typeof credentialSchema>;
+
+/** One configured MCP server. */
+export type McpServerConfig = z.infer<typeof stdioServerSchema> | z.infer<typeof httpServerSchema>;

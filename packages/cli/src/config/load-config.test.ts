@@ -1,0 +1,92 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig, parseConfig } from './load-config.js';
+
+describe('parseConfig', () => {
+  it('accepts a full config', () => {
+    const text = JSON.stringify({
+      $schema: './schema.json',
+      $comment: ['starter config'],
+      tools: ['read_file', 'run_command'],
+      fsScope: 'project',
+      extraRoots: ['../shared'],
+      allowedCommands: ['git status'],
+      allowedCommandGlobs: ['git log *'],
+      allowedDomains: ['example.com'],
+      mode: 'accept-edits',
+      limits: { maxBytes: 1000, maxLines: 10 },
+      toolConfig: { run_command: { timeoutMs: 5000 } },
+      mcpServers: { docs: { command: 'docs-server', args: ['--stdio'] } },
+      credentials: { brave: { env: 'BRAVE_API_KEY' } },
+    });
+
+    const config = parseConfig(text);
+
+    expect(config.mode).toBe('accept-edits');
+  });
+
+  it.each([
+    ['an unknown top-level key', '{"tols": []}', 'unknown key "tols"'],
+    ['an unknown nested key', '{"limits": {"maxByte": 1}}', 'unknown key "limits.maxByte"'],
+    ['a wrong type', '{"tools": "read_file"}', 'field "tools"'],
+    ['a bad mode', '{"mode": "yolo"}', 'field "mode"'],
+    ['a bad array item', '{"allowedDomains": ["ok.com", 7]}', 'field "allowedDomains[1]"'],
+    [
+      'an unknown key inside a union',
+      '{"mcpServers": {"a": {"command": "x", "tpyo": 1}}}',
+      'unknown key "mcpServers.a.tpyo"',
+    ],
+  ])('names the field for %s', (_case, text, expected) => {
+    const attempt = () => parseConfig(text);
+
+    expect(attempt).toThrow(expected);
+  });
+
+  it('reports the line and column of bad JSON', () => {
+    const text = '{\n  "tools": ["read_file"],\n  "mode": "ask",,\n}\n';
+
+    const attempt = () => parseConfig(text);
+
+    expect(attempt).toThrow(/line 3, column \d+/);
+  });
+
+  it('never echoes the offending source text', () => {
+    const text = '{"credentials": sk-live-SECRETVALUE}';
+
+    const attempt = () => parseConfig(text);
+
+    expect(attempt).toThrow(/invalid JSON/);
+    expect(attempt).not.toThrow(/SECRETVALUE/);
+  });
+});
+
+describe('loadConfig', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'toolhost-config-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('uses defaults when the root has no config file', () => {
+    const loaded = loadConfig(dir);
+
+    expect(loaded).toEqual({ config: {} });
+  });
+
+  it('loads the root config file', async () => {
+    await writeFile(join(dir, 'toolhost.config.json'), '{"mode":"auto"}');
+
+    const loaded = loadConfig(dir);
+
+    expect(loaded.config.mode).toBe('auto');
+    expect(loaded.file).toBe(join(dir, 'toolhost.config.json'));
+  });
+
+  it('refuses an explicit config file that does not exist', () => {
+    const attempt = () => loadConfig(dir, 'missing.json');
+
+    expect(attempt).toThrow(/cannot read the config file \(ENOENT\)/);
+  });
+});

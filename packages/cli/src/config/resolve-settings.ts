@@ -1,0 +1,109 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolPolicy, ToolResultLimits } from '@toolhost/core';
+import { CliUsageError } from '../cli-error.js';
+import {
+  APPROVAL_MODES,
+  FS_SCOPES,
+  type ApprovalMode,
+  type CredentialSource,
+  type McpServerConfig,
+  type ToolhostConfig,
+} from './config-schema.js';
+import type { LoadedConfig } from './load-config.js';
+
+/** Tools granted when neither the config nor `--tools` names any: the read-only ones. */
+export const DEFAULT_GRANT: readonly string[] = Object.freeze([
+  'git_status',
+  'list_directory',
+  'read_file',
+]);
+
+/** The command-line overrides; a list flag replaces the file's list, it never merges. */
+export interface SettingsFlags {
+  readonly tools?: readonly string[];
+  readonly fsScope?: string;
+  readonly extraRoots?: readonly string[];
+  readonly allowCommands?: readonly string[];
+  readonly allowCommandGlobs?: readonly string[];
+  readonly allowDomains?: readonly string[];
+  readonly mode?: string;
+  readonly maxBytes?: number;
+  readonly maxLines?: number;
+  readonly stateDir?: string;
+}
+
+/** Everything a command runs under: the file's values with the flags on top, all paths absolute. */
+export interface EffectiveSettings {
+  readonly root: string;
+  readonly configFile?: string;
+  readonly grant: readonly string[];
+  readonly fsScope: (typeof FS_SCOPES)[number];
+  readonly extraRoots: readonly string[];
+  readonly toolPolicy: Required<ToolPolicy>;
+  readonly mode: ApprovalMode;
+  readonly limits: ToolResultLimits;
+  readonly toolConfig: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
+  readonly credentials: Readonly<Record<string, CredentialSource>>;
+  readonly stateDir: string;
+}
+
+/** Merges flags over the loaded file once; later code never re-checks these values. */
+export function resolveSettings(
+  root: string,
+  loaded: LoadedConfig,
+  flags: SettingsFlags,
+): EffectiveSettings {
+  const config: ToolhostConfig = loaded.config;
+  const base = loaded.file === undefined ? root : path.dirname(loaded.file);
+  const fsScope = pickEnum(flags.fsScope, FS_SCOPES, '--fs-scope') ?? config.fsScope ?? 'sandboxed';
+  const mode = pickEnum(flags.mode, APPROVAL_MODES, '--mode') ?? config.mode ?? 'ask';
+  const extraRoots = (flags.extraRoots ?? config.extraRoots ?? []).map((entry) =>
+    path.resolve(base, entry),
+  );
+  return {
+    root,
+    ...(loaded.file === undefined ? {} : { configFile: loaded.file }),
+    grant: [...new Set(flags.tools ?? config.tools ?? DEFAULT_GRANT)],
+    fsScope,
+    extraRoots,
+    toolPolicy: {
+      allowedCommands: [...(flags.allowCommands ?? config.allowedCommands ?? [])],
+      allowedCommandGlobs: [...(flags.allowCommandGlobs ?? config.allowedCommandGlobs ?? [])],
+      allowedDomains: [...(flags.allowDomains ?? config.allowedDomains ?? [])],
+    },
+    mode,
+    limits: {
+      maxBytes: positive(flags.maxBytes, '--max-bytes') ?? config.limits?.maxBytes ?? 51_200,
+      maxLines: positive(flags.maxLines, '--max-lines') ?? config.limits?.maxLines ?? 2_000,
+    },
+    toolConfig: config.toolConfig ?? {},
+    mcpServers: config.mcpServers ?? {},
+    credentials: config.credentials ?? {},
+    stateDir: path.resolve(flags.stateDir ?? defaultStateDir()),
+  };
+}
+
+/** Outside the workspace, so no fs tool can reach it through the root. */
+export function defaultStateDir(): string {
+  const xdg = process.env['XDG_STATE_HOME'];
+  const home = xdg !== undefined && xdg !== '' ? xdg : path.join(os.homedir(), '.local', 'state');
+  return path.join(home, 'toolhost');
+}
+
+function pickEnum<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  flag: string,
+): T | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new CliUsageError(`${flag}: expected one of ${allowed.join(', ')}`);
+}
+
+function positive(value: number | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (Number.isInteger(value) && value > 0) return value;
+  throw new CliUsageError(`${flag}: expected a positive integer`);
+}
