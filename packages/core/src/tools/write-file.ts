@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { ToolUnavailableError } from '../errors.js';
+import { MAX_CONTENT_LENGTH, pathString } from './arg-bounds.js';
+import { dropUndefined } from './drop-undefined.js';
+
+const ID = 'write_file';
+
+/** Writes (replaces or appends) a text file inside the workspace. */
+export const writeFileTool = defineTool({
+  id: ID,
+  source: 'builtin',
+  description:
+    'Write text to a file inside the workspace, replacing it unless append is true. Set createDirs to create missing parent directories.',
+  args: z.strictObject({
+    path: pathString('File path relative to the workspace root.'),
+    content: z.string().max(MAX_CONTENT_LENGTH).describe('The text to write; may be empty.'),
+    append: z.boolean().optional().describe('Append to the file instead of replacing it.'),
+    createDirs: z.boolean().optional().describe('Create missing parent directories.'),
+  }),
+  policy: { fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false },
+  policyTarget: (args) => ({ path: args.path }),
+  async dispatch(args, host, ctx) {
+    const fs = host.fs;
+    if (fs === undefined) throw new ToolUnavailableError(ID, 'fs');
+    // A read-only host omits writeFile: a host gap, not something the model can fix.
+    const writeFile = fs.writeFile;
+    if (writeFile === undefined) throw new ToolUnavailableError(ID, 'fs.writeFile');
+    const written = await writeFile(dropUndefined(args), ctx.signal);
+    return { path: written.path, bytesWritten: written.bytesWritten };
+  },
+});
