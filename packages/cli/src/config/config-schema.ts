@@ -19,31 +19,34 @@ const credentialSchema = z.union([
   z.strictObject({ file: nonEmpty }).describe('Read the secret from this file (first line).'),
 ]);
 
+// A secret never sits in the config: an env/header value is plain text or a named credential.
+const declaredValue = z.union([
+  z.string(),
+  z.strictObject({ credential: nonEmpty.describe('A name from `credentials`.') }),
+]);
+
 const stdioServerSchema = z.strictObject({
+  transport: z.literal('stdio').optional(),
   command: nonEmpty.describe('Executable of the MCP server, resolved on PATH.'),
   args: z.array(z.string()).optional(),
   env: z
-    .record(envName, z.string())
+    .record(envName, declaredValue)
     .optional()
-    .describe('Non-secret variables set for the server over a minimal base environment.'),
-  envCredentials: z
-    .record(envName, nonEmpty)
-    .optional()
-    .describe('Variable name → credential name (see `credentials`): secrets never sit in config.'),
+    .describe('Variables set over a minimal base environment (never the ambient one).'),
+  cwd: nonEmpty.optional(),
   tools: z.array(nonEmpty).optional().describe('Only expose these tools of the server.'),
+  callTimeoutMs: z.int().positive().optional(),
 });
 
 const httpServerSchema = z.strictObject({
-  url: z.url().describe('Streamable HTTP endpoint; https unless listed in allowLocal.'),
-  headerCredentials: z
-    .record(nonEmpty, nonEmpty)
+  transport: z.literal('http').optional(),
+  url: z.url().describe('Streamable HTTP endpoint; https unless it is the allowLocal host:port.'),
+  headers: z.record(nonEmpty, declaredValue).optional(),
+  allowLocal: nonEmpty
     .optional()
-    .describe('Header name → credential name (see `credentials`).'),
-  allowLocal: z
-    .array(nonEmpty)
-    .optional()
-    .describe('host:port endpoints allowed over plain http or a local address.'),
+    .describe('One host:port allowed over plain http and loopback, e.g. 127.0.0.1:8931.'),
   tools: z.array(nonEmpty).optional().describe('Only expose these tools of the server.'),
+  callTimeoutMs: z.int().positive().optional(),
 });
 
 /** The zod schema of `toolhost.config.json`; strict at every level so a typo is an error. */
