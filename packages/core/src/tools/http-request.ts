@@ -50,6 +50,7 @@ export const httpRequestTool = defineTool({
         body: args.body,
         // The host re-applies the allowlist on every redirect hop, not only the first URL.
         allowedDomains: ctx.toolPolicy.allowedDomains ?? [],
+        mediaScope: ctx.mediaScope,
       }),
       ctx.signal,
       ctx.hostCallOptions,

@@ -36,8 +36,13 @@ export const webSearchTool = defineTool({
     endpoint: z.string().max(MAX_URL_LENGTH).refine(isHttpsUrl, { message: 'not_https' }),
     credentialRef: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
     provider: z.enum(['brave', 'searxng']).optional(),
+    credentialHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/)
+      .max(MAX_NAME_LENGTH)
+      .optional(),
   }),
-  configOnlyParams: ['endpoint', 'credentialRef', 'provider'],
+  configOnlyParams: ['endpoint', 'credentialRef', 'provider', 'credentialHeader'],
   // No URL target: the endpoint is config-pinned, not model-chosen (egress `search` policy).
   policy: { fsScoped: false, spawnsProcess: false, egress: 'search', requiresGateApproval: false },
   async dispatch(args, host, ctx): Promise<{ results: SearchResult[] }> {
@@ -49,6 +54,7 @@ export const webSearchTool = defineTool({
         url: appendSearchParams(args.endpoint, searchParams(args)),
         headers: { accept: 'application/json' },
         credentialRef: args.credentialRef,
+        credentialHeader: credentialHeader(args),
       }),
       ctx.signal,
       ctx.hostCallOptions,
@@ -83,6 +89,17 @@ function searchParams(args: {
       ['count', String(args.maxResults)],
     ];
   return [['q', args.query]];
+}
+
+// Brave takes its key on `x-subscription-token`, not `authorization`.
+function credentialHeader(args: {
+  readonly credentialRef?: string | undefined;
+  readonly credentialHeader?: string | undefined;
+  readonly provider?: 'brave' | 'searxng' | undefined;
+}): string | undefined {
+  if (args.credentialRef === undefined) return undefined;
+  if (args.credentialHeader !== undefined) return args.credentialHeader;
+  return args.provider === 'brave' ? 'x-subscription-token' : undefined;
 }
 
 function parseJson(text: string): unknown {
