@@ -1,0 +1,199 @@
+import {
+  ToolCancelledError,
+  ToolExecutionError,
+  type AbortSignalLike,
+  type EgressRequest,
+  type EgressResponse,
+  type ToolId,
+} from '@toolhost/core';
+import type { Dispatcher } from 'undici';
+
+import { assertHostAllowed, checkEgressUrl } from './check-egress-url.js';
+import { normalizeHost } from './normalize-host.js';
+import type { PinnedPoolCache } from './pinned-pool-cache.js';
+import { raceAbort } from './race-abort.js';
+import { readResponseBody } from './read-response-body.js';
+import { resolveCredential, toAuthorization } from './resolve-credential.js';
+import { resolveDestination } from './resolve-destination.js';
+import type { ResolvedEgressOptions } from './resolve-egress-options.js';
+import { isDroppedHeader, sanitizeRequestHeaders } from './sanitize-request-headers.js';
+import { toEgressError, type AbortState } from './to-egress-error.js';
+
+type Method = EgressRequest['method'] | 'GET';
+
+/** One policy-checked HTTPS request: every hop re-checked, pinned, bounded and timed. */
+export async function egressFetch(
+  request: EgressRequest,
+  signal: AbortSignalLike | undefined,
+  options: ResolvedEgressOptions,
+  pools: PinnedPoolCache,
+): Promise<EgressResponse> {
+  const { toolId } = options;
+  if (signal?.aborted === true) throw new ToolCancelledError(toolId);
+  const state = { cancelled: false, timedOut: false };
+  const controller = new AbortController();
+  const onAbort = (): void => {
+    state.cancelled = true;
+    controller.abort();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => {
+    state.timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  try {
+    return await fetchHops(request, { options, pools, signal: controller.signal, state });
+  } catch (error) {
+    throw toEgressError(toolId, error, state);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+interface HopContext {
+  readonly options: ResolvedEgressOptions;
+  readonly pools: PinnedPoolCache;
+  readonly signal: AbortSignal;
+  readonly state: AbortState;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+async function fetchHops(request: EgressRequest, context: HopContext): Promise<EgressResponse> {
+  const { options, pools, signal } = context;
+  const { toolId } = options;
+  let url = checkEgressUrl(toolId, request.url);
+  const firstHost = normalizeHost(url.hostname) as string;
+  if (request.allowedDomains !== undefined) {
+    assertHostAllowed(toolId, url, request.allowedDomains, firstHost);
+  }
+  const headers = sanitizeRequestHeaders(toolId, request.headers);
+  const credential = await attachCredential(toolId, request, headers, context);
+  const firstOrigin = url.origin;
+  let method: Method = request.method;
+  let body = request.body;
+
+  for (let hop = 0; ; hop += 1) {
+    const destination = await resolveDestination(url, {
+      toolId,
+      lookup: options.lookup,
+      allowRanges: options.allowRanges,
+      signal,
+    });
+    // A DNS answer that arrives after an abort must not open a connection.
+    signal.throwIfAborted();
+    const hopHeaders = url.origin === firstOrigin ? headers : withoutCredentials(headers);
+    const response = await pools.get(destination).request({
+      path: `${url.pathname}${url.search}`,
+      method,
+      headers: hopHeaders,
+      ...(body === undefined ? {} : { body }),
+      signal,
+    });
+    const location = single(response.headers.location);
+    if (!REDIRECTS.has(response.statusCode) || location === undefined) {
+      return await buildResponse(request, response, url, credential, context);
+    }
+    await response.body.dump();
+    if (hop >= options.maxRedirects) throw new ToolExecutionError(toolId, 'too_many_redirects');
+    // Each hop is judged exactly like the first: https, no userinfo, allowlist, then SSRF.
+    url = checkEgressUrl(toolId, location, url);
+    assertHostAllowed(toolId, url, request.allowedDomains, firstHost);
+    // fetch's rules: 303 always, and 301/302 after a POST, continue as a body-less GET.
+    if (response.statusCode === 303 || (response.statusCode <= 302 && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+      delete headers['content-type'];
+    }
+  }
+}
+
+async function attachCredential(
+  toolId: ToolId,
+  request: EgressRequest,
+  headers: Record<string, string>,
+  { options, signal }: HopContext,
+): Promise<string | undefined> {
+  if (request.credentialRef === undefined) return undefined;
+  const headerName = (request.credentialHeader ?? 'authorization').toLowerCase();
+  // Checked before the secret is read: a bad header name must not cost a secret lookup.
+  sanitizeRequestHeaders(toolId, { [headerName]: '' });
+  if (isDroppedHeader(headerName)) {
+    throw new ToolExecutionError(toolId, 'credential_header_invalid');
+  }
+  const secret = await raceAbort(
+    resolveCredential(toolId, request.credentialRef, options.resolveCredential),
+    signal,
+  );
+  // The host's credential replaces whatever the model put there, in any case spelling.
+  headers[headerName] = headerName === 'authorization' ? toAuthorization(secret) : secret;
+  return secret;
+}
+
+// A credential belongs to the origin it was configured for; fetch drops it across origins too.
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  const rest = { ...headers };
+  for (const name of ['authorization', 'cookie', 'x-subscription-token', 'x-api-key']) {
+    delete rest[name];
+  }
+  return rest;
+}
+
+async function buildResponse(
+  request: EgressRequest,
+  response: Dispatcher.ResponseData,
+  url: URL,
+  credential: string | undefined,
+  { options, signal }: HopContext,
+): Promise<EgressResponse> {
+  const { toolId } = options;
+  const headers = responseHeaders(response.headers, credential);
+  const read = await readResponseBody({
+    toolId,
+    body: response.body,
+    contentType: single(response.headers['content-type']),
+    maxBytes: options.maxBodyBytes,
+  });
+  signal.throwIfAborted();
+  const base = { status: response.statusCode, headers, url: url.href };
+  if (read.kind === 'binary') {
+    if (options.media === undefined) {
+      return { ...base, body: `[binary body: ${read.bytes.byteLength} bytes of ${read.mimeType}]` };
+    }
+    const scopes = request.mediaScope === undefined ? [] : [request.mediaScope];
+    const media = await raceAbort(
+      options.media.put(read.bytes, { mimeType: read.mimeType, scopes }),
+      signal,
+    );
+    return { ...base, body: '', media };
+  }
+  // An echo endpoint would hand the secret straight back to the model.
+  const text =
+    credential === undefined ? read.text : read.text.replaceAll(credential, '[redacted]');
+  if (read.truncatedAt === undefined) return { ...base, body: text };
+  const declared = Number(single(response.headers['content-length']));
+  const byteLength = Number.isSafeInteger(declared) && declared > 0 ? declared : read.truncatedAt;
+  const marker = `\n[… truncated: body exceeded ${options.maxBodyBytes} bytes; full output unavailable (egress body cap) …]`;
+  return { ...base, body: `${text}${marker}`, truncated: { byteLength } };
+}
+
+const DROPPED_RESPONSE_HEADERS = new Set(['set-cookie', 'set-cookie2']);
+
+function responseHeaders(
+  raw: Dispatcher.ResponseData['headers'],
+  credential: string | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined || DROPPED_RESPONSE_HEADERS.has(name)) continue;
+    const joined = Array.isArray(value) ? value.join(', ') : value;
+    if (credential !== undefined && joined.includes(credential)) continue;
+    headers[name] = joined;
+  }
+  return headers;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

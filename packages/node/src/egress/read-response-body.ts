@@ -1,0 +1,94 @@
+import { ToolExecutionError, type ToolId } from '@toolhost/core';
+
+/** A bounded body: UTF-8 text (cut at the cap) or binary bytes (refused past the cap). */
+export type ReadBody =
+  | { readonly kind: 'text'; readonly text: string; readonly truncatedAt?: number }
+  | { readonly kind: 'binary'; readonly bytes: Uint8Array; readonly mimeType: string };
+
+/** What `readResponseBody` needs. */
+export interface ReadResponseBodyInput {
+  readonly toolId: ToolId;
+  readonly body: AsyncIterable<Uint8Array>;
+  readonly contentType: string | undefined;
+  readonly maxBytes: number;
+}
+
+const SNIFF_BYTES = 8192;
+
+/**
+ * Streams a body into at most `maxBytes`, then stops reading (leaving the for-await destroys
+ * the stream and its connection), so a 1 GiB answer costs 10 MiB, not 1 GiB. Text past the cap
+ * is cut on a code-point boundary; a cut binary would be corrupt, so it is `too_large`.
+ */
+export async function readResponseBody(input: ReadResponseBodyInput): Promise<ReadBody> {
+  const { toolId, body, maxBytes } = input;
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let overflowed = false;
+  for await (const chunk of body) {
+    if (kept + chunk.byteLength > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - kept));
+      kept = maxBytes;
+      overflowed = true;
+      break;
+    }
+    chunks.push(chunk);
+    kept += chunk.byteLength;
+  }
+  const bytes = Buffer.concat(chunks, kept);
+  const mimeType = mediaType(input.contentType);
+  if (isBinary(mimeType, bytes.subarray(0, SNIFF_BYTES))) {
+    if (overflowed) throw new ToolExecutionError(toolId, 'too_large');
+    return { kind: 'binary', bytes, mimeType: mimeType ?? 'application/octet-stream' };
+  }
+  if (!overflowed) return { kind: 'text', text: bytes.toString('utf8') };
+  const end = utf8Boundary(bytes);
+  return { kind: 'text', text: bytes.subarray(0, end).toString('utf8'), truncatedAt: end };
+}
+
+const TEXT_TYPES = new Set([
+  'application/json',
+  'application/xml',
+  'application/javascript',
+  'application/ecmascript',
+  'application/x-www-form-urlencoded',
+  'application/x-ndjson',
+  'application/yaml',
+  'application/x-yaml',
+  'application/graphql',
+  'application/toml',
+  'image/svg+xml',
+]);
+
+function isBinary(mimeType: string | undefined, head: Uint8Array): boolean {
+  // A NUL never occurs in UTF-8 text that means anything; it does in every binary format.
+  if (head.includes(0)) return true;
+  if (mimeType === undefined) return false;
+  return !(
+    mimeType.startsWith('text/') ||
+    TEXT_TYPES.has(mimeType) ||
+    mimeType.endsWith('+json') ||
+    mimeType.endsWith('+xml')
+  );
+}
+
+// The server's content-type is untrusted text; only a plain `type/subtype` is kept.
+function mediaType(contentType: string | undefined): string | undefined {
+  const essence = contentType?.split(';')[0]?.trim().toLowerCase();
+  return essence !== undefined && /^[a-z0-9][\w.+-]*\/[\w.+-]+$/.test(essence)
+    ? essence
+    : undefined;
+}
+
+// Backs off over a trailing partial UTF-8 sequence so the cut never invents a U+FFFD.
+function utf8Boundary(bytes: Uint8Array): number {
+  let end = bytes.byteLength;
+  for (let back = 1; back <= 4 && end - back >= 0; back += 1) {
+    const byte = bytes[end - back] as number;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    if (length > back) end -= back;
+    break;
+  }
+  return end;
+}

@@ -1,0 +1,21 @@
+export { createEgressArm } from './egress/create-egress-arm.js';
+export type { EgressArm } from './egress/create-egress-arm.js';
+export { createPinnedDispatcher } from './egress/create-pinned-dispatcher.js';
+export type {
+  DialTarget,
+  DialTcp,
+  PinnedDispatcherOptions,
+} from './egress/create-pinned-dispatcher.js';
+export { checkEgressUrl, assertHostAllowed } from './egress/check-egress-url.js';
+export { isGlobalUnicast } from './egress/is-global-unicast.js';
+export { isBlockedHostname } from './egress/is-blocked-hostname.js';
+export { normalizeHost } from './egress/normalize-host.js';
+export { resolveDestination } from './egress/resolve-destination.js';
+export type {
+  EgressAddress,
+  EgressLookup,
+  ResolvedDestination,
+  ResolveDestinationOptions,
+} from './egress/resolve-destination.js';
+export type { EgressMediaSink, EgressOptions } from './egress/resolve-egress-options.js';
+export type { CredentialResolver } from './egress/resolve-credential.js';
