@@ -1,0 +1,126 @@
+import { once } from 'node:events';
+import type { Readable, Writable } from 'node:stream';
+import type { SpilledResult } from '@toolhost/core';
+
+/** Where one overflowing stream goes: a writable that receives the whole stream, and its ref. */
+export interface ProcessSpillTarget {
+  readonly writable: Writable;
+  /** What the model pages with `read_file` (a readable path on the Node host). */
+  readonly ref: string;
+}
+
+/** Opens a spill target for one stream of one call; the output store owns its lifetime. */
+export type OpenProcessSpill = (stream: 'stdout' | 'stderr') => Promise<ProcessSpillTarget>;
+
+/** A captured stream: the bounded text and, when cut, how big the whole stream was. */
+export interface CapturedOutput {
+  readonly text: string;
+  readonly truncated?: SpilledResult | { readonly byteLength: number };
+}
+
+/**
+ * Reads a stream into at most `limitBytes` of memory. Until the limit everything is kept; past it
+ * the host keeps a ~70% head and a ~30% tail, and the whole stream (from byte 0) goes to a spill
+ * target as it arrives. Reading waits on the spill's backpressure, so the child blocks on its
+ * pipe instead of the host buffering: peak memory does not grow with output size.
+ */
+export async function captureOutput(
+  readable: Readable,
+  options: {
+    readonly limitBytes: number;
+    readonly stream: 'stdout' | 'stderr';
+    readonly openSpill?: OpenProcessSpill | undefined;
+  },
+): Promise<CapturedOutput> {
+  const { limitBytes, stream, openSpill } = options;
+  const headLimit = Math.floor(limitBytes * 0.7);
+  const tailLimit = limitBytes - headLimit;
+  let held: Buffer[] = [];
+  let total = 0;
+  let head: Buffer | undefined;
+  let tail: Buffer[] = [];
+  let tailBytes = 0;
+  let spill: ProcessSpillTarget | undefined;
+  let spillBroken = false;
+
+  const writeSpill = async (chunk: Buffer): Promise<void> => {
+    if (spill === undefined || spillBroken) return;
+    try {
+      if (!spill.writable.write(chunk)) await once(spill.writable, 'drain');
+    } catch {
+      // A full disk must not fail the call: the result still says how much was cut.
+      spillBroken = true;
+    }
+  };
+
+  for await (const data of readable) {
+    const chunk = data as Buffer;
+    total += chunk.length;
+    if (head === undefined) {
+      held.push(chunk);
+      if (total <= limitBytes) continue;
+      const all = Buffer.concat(held);
+      held = [];
+      head = all.subarray(0, headLimit);
+      tail = [all.subarray(all.length - tailLimit)];
+      tailBytes = tailLimit;
+      spill = await openSpill?.(stream).catch(() => undefined);
+      await writeSpill(all);
+      continue;
+    }
+    tail.push(chunk);
+    tailBytes += chunk.length;
+    while (tail.length > 1 && tailBytes - (tail[0]?.length ?? 0) >= tailLimit) {
+      tailBytes -= tail.shift()?.length ?? 0;
+    }
+    await writeSpill(chunk);
+  }
+
+  if (head === undefined) return { text: Buffer.concat(held).toString('utf8') };
+  const tailBuffer = Buffer.concat(tail);
+  const tailKept = tailBuffer.subarray(Math.max(0, tailBuffer.length - tailLimit));
+  const omitted = total - head.length - tailKept.length;
+  let truncated: CapturedOutput['truncated'] = { byteLength: total };
+  if (spill !== undefined && !spillBroken) {
+    const finished = await finishSpill(spill.writable);
+    if (finished) truncated = { ref: spill.ref, byteLength: total };
+  }
+  const where =
+    'ref' in truncated ? `full output at ${truncated.ref}` : 'full output unavailable (no spill)';
+  const marker = `\n[… truncated: ${omitted} bytes of ${total} omitted; ${where} …]\n`;
+  return {
+    text: decodeHead(head) + marker + decodeTail(tailKept),
+    truncated,
+  };
+}
+
+async function finishSpill(writable: Writable): Promise<boolean> {
+  try {
+    const finished = once(writable, 'finish');
+    writable.end();
+    await finished;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Cut on code-point boundaries: drop a trailing partial UTF-8 sequence from the head and a
+// leading run of continuation bytes from the tail, instead of printing U+FFFD halves.
+function decodeHead(bytes: Buffer): string {
+  let end = bytes.length;
+  let back = 0;
+  while (back < 4 && end - back - 1 >= 0 && ((bytes[end - back - 1] ?? 0) & 0xc0) === 0x80) back++;
+  const lead = bytes[end - back - 1];
+  if (lead !== undefined && lead >= 0xc0) {
+    const needed = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+    if (back + 1 < needed) end -= back + 1;
+  }
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+function decodeTail(bytes: Buffer): string {
+  let start = 0;
+  while (start < 4 && start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++;
+  return bytes.subarray(start).toString('utf8');
+}

@@ -1,0 +1,172 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { AbortSignalLike, ProcessCapability, ProcessResult, SpawnOpts } from '@toolhost/core';
+import { ToolPolicyError } from '@toolhost/core';
+import { buildChildEnv } from './build-child-env.js';
+import type { OpenProcessSpill } from './capture-output.js';
+import {
+  detectContainment,
+  type ContainmentInfo,
+  type ContainmentPreference,
+} from './detect-containment.js';
+import { resolveCwd } from './resolve-cwd.js';
+import { resolveExecutable } from './resolve-executable.js';
+import { spawnProcess, type ProcessBudgets } from './spawn-process.js';
+
+/** Options of the Node process arm. */
+export interface ProcessArmOptions {
+  /** The jail root every `cwd` (and every relative executable path) must stay inside. */
+  readonly root: string;
+  /** Where the base env values (and PATH for lookup) come from. Default: `process.env`. */
+  readonly hostEnv?: Readonly<Record<string, string | undefined>>;
+  /** Default wall-clock budget (30 s); a call's `timeoutMs` is clamped to `maxTimeoutMs`. */
+  readonly timeoutMs?: number;
+  /** Ceiling for any call's timeout (10 min). */
+  readonly maxTimeoutMs?: number;
+  /** Between SIGTERM and SIGKILL (2 s). */
+  readonly killGraceMs?: number;
+  /** In-memory capture per stream (1 MiB); the rest is spilled. */
+  readonly maxBufferBytes?: number;
+  /** OS-enforced budgets; reported as unenforced by `describeContainment` without `prlimit`. */
+  readonly budgets?: ProcessBudgets;
+  /** Where overflowing output goes; absent ⇒ the overflow is counted and dropped. */
+  readonly openSpill?: OpenProcessSpill;
+  /** Force a weaker containment (tests, or a platform where `unshare` misbehaves). */
+  readonly containment?: ContainmentPreference;
+  /** A different cwd jail (the fs arm's resolver); default: realpath + prefix check. */
+  readonly resolveCwd?: (root: string, requested: string | undefined) => Promise<string>;
+  /** The tool id stamped on the arm's errors (`run_command`). */
+  readonly toolId?: string;
+}
+
+/** The Node process arm plus what `doctor` reports about it. */
+export interface ProcessArm extends ProcessCapability {
+  /** Which containment and budgets this host actually enforces (probed once). */
+  describeContainment(): Promise<ContainmentDescription>;
+}
+
+/** A doctor-friendly account of the process floors in force. */
+export interface ContainmentDescription {
+  readonly containment: ContainmentInfo['mode'];
+  readonly budgets: 'prlimit' | 'unenforced' | 'none_configured';
+}
+
+export const DEFAULT_PROCESS_TIMEOUT_MS = 30_000;
+export const MAX_PROCESS_TIMEOUT_MS = 600_000;
+export const DEFAULT_KILL_GRACE_MS = 2_000;
+export const DEFAULT_MAX_BUFFER_BYTES = 1024 * 1024;
+
+/** Builds the process arm; options are normalised here once and never re-checked per call. */
+export function createProcessArm(options: ProcessArmOptions): ProcessArm {
+  const resolved = resolveProcessArmOptions(options);
+  const { root, hostEnv, toolId } = resolved;
+
+  return {
+    async spawn(
+      command: string,
+      args: readonly string[],
+      declaredEnv: Readonly<Record<string, string>>,
+      opts: SpawnOpts,
+      signal?: AbortSignalLike,
+    ): Promise<ProcessResult> {
+      // Env first: a hijack attempt is fatal whatever else is wrong with the call.
+      const env = buildChildEnv(hostEnv, declaredEnv, toolId);
+      if (args.some((arg) => arg.includes('\0'))) throw new ToolPolicyError(toolId, 'invalid_path');
+      const cwd = await resolved.resolveCwd(root, opts.cwd);
+      const file = await resolveExecutable({
+        command,
+        searchPath: hostEnv['PATH'] ?? '',
+        cwd,
+        root,
+        toolId,
+      });
+      const containment = await detectContainment(resolved.containment);
+      return spawnProcess(
+        {
+          toolId,
+          file,
+          args,
+          env,
+          cwd,
+          timeoutMs: clampTimeout(opts.timeoutMs, resolved),
+          killGraceMs: resolved.killGraceMs,
+          maxBufferBytes: resolved.maxBufferBytes,
+          containment,
+          budgets: resolved.budgets,
+          openSpill: resolved.openSpill,
+        },
+        signal,
+      );
+    },
+
+    async describeContainment(): Promise<ContainmentDescription> {
+      const containment = await detectContainment(resolved.containment);
+      const configured =
+        resolved.budgets?.cpuSeconds !== undefined ||
+        resolved.budgets?.addressSpaceBytes !== undefined;
+      return {
+        containment: containment.mode,
+        budgets: !configured
+          ? 'none_configured'
+          : containment.prlimit !== undefined
+            ? 'prlimit'
+            : 'unenforced',
+      };
+    },
+  };
+}
+
+function resolveProcessArmOptions(options: ProcessArmOptions) {
+  const {
+    hostEnv = process.env,
+    timeoutMs = DEFAULT_PROCESS_TIMEOUT_MS,
+    maxTimeoutMs = MAX_PROCESS_TIMEOUT_MS,
+    killGraceMs = DEFAULT_KILL_GRACE_MS,
+    maxBufferBytes = DEFAULT_MAX_BUFFER_BYTES,
+    containment = 'auto',
+    toolId = 'run_command',
+  } = options;
+  if (!path.isAbsolute(options.root))
+    throw new TypeError('toolhost: process root must be absolute');
+  if (!(timeoutMs > 0) || !(maxTimeoutMs >= timeoutMs)) {
+    throw new TypeError(
+      'toolhost: process timeouts must be positive and timeoutMs <= maxTimeoutMs',
+    );
+  }
+  if (!(killGraceMs >= 0)) throw new TypeError('toolhost: killGraceMs must not be negative');
+  if (!(maxBufferBytes >= 1024)) throw new TypeError('toolhost: maxBufferBytes must be >= 1024');
+  const { cpuSeconds, addressSpaceBytes } = options.budgets ?? {};
+  if (cpuSeconds !== undefined && !(Number.isInteger(cpuSeconds) && cpuSeconds > 0)) {
+    throw new TypeError('toolhost: budgets.cpuSeconds must be a positive integer');
+  }
+  if (
+    addressSpaceBytes !== undefined &&
+    !(Number.isInteger(addressSpaceBytes) && addressSpaceBytes > 0)
+  ) {
+    throw new TypeError('toolhost: budgets.addressSpaceBytes must be a positive integer');
+  }
+  return {
+    // The jail compares realpaths, so the root is one too (macOS /tmp → /private/tmp).
+    root: realpathSync(options.root),
+    hostEnv: { ...hostEnv },
+    timeoutMs,
+    maxTimeoutMs,
+    killGraceMs,
+    maxBufferBytes,
+    containment,
+    toolId,
+    budgets: options.budgets,
+    openSpill: options.openSpill,
+    resolveCwd:
+      options.resolveCwd ??
+      ((root: string, requested: string | undefined) => resolveCwd(root, requested, toolId)),
+  };
+}
+
+function clampTimeout(
+  requested: number | undefined,
+  limits: { readonly timeoutMs: number; readonly maxTimeoutMs: number },
+): number {
+  if (requested === undefined || !(requested > 0)) return limits.timeoutMs;
+  return Math.min(requested, limits.maxTimeoutMs);
+}

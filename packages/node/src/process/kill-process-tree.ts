@@ -1,0 +1,69 @@
+import { readdir, readFile } from 'node:fs/promises';
+
+/** The environment variable that marks every process of one `proc-walk` contained run. */
+export const RUN_TOKEN_ENV = 'TOOLHOST_RUN_TOKEN';
+
+/**
+ * Signals a command's whole tree: its process group, and under `proc-walk` containment every
+ * process whose environment carries the run's token (that survives `setsid` and double forks,
+ * which leave the group). Never throws: a process that is already gone is the goal.
+ */
+export async function killProcessTree(
+  target: { readonly pgid: number | undefined; readonly runToken: string | undefined },
+  signal: NodeJS.Signals,
+): Promise<void> {
+  if (target.pgid !== undefined) signalQuietly(-target.pgid, signal);
+  if (target.runToken !== undefined) {
+    for (const pid of await findMarkedProcesses(target.runToken)) signalQuietly(pid, signal);
+  }
+}
+
+/** Every live pid (other than this one) whose environment holds `RUN_TOKEN_ENV=token`. */
+export async function findMarkedProcesses(runToken: string): Promise<number[]> {
+  const marker = Buffer.from(`${RUN_TOKEN_ENV}=${runToken}\0`);
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  const found = await Promise.all(
+    entries.map(async (entry) => {
+      if (!/^\d+$/.test(entry)) return undefined;
+      const pid = Number(entry);
+      if (pid === process.pid) return undefined;
+      // Another user's process or one that just exited: unreadable, and not ours either way.
+      const environ = await readFile(`/proc/${entry}/environ`).catch(() => undefined);
+      return environ !== undefined && environ.includes(marker) ? pid : undefined;
+    }),
+  );
+  return found.filter((pid): pid is number => pid !== undefined);
+}
+
+function signalQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH (already gone) or EPERM (not ours): nothing left to do for this pid.
+  }
+}
+
+/**
+ * Under `pid-namespace` containment the command is PID 1 of its namespace, and the kernel drops
+ * a signal to PID 1 that it does not handle: SIGTERM would do nothing until the grace period
+ * ends. A process outside a namespace with no SIGTERM handler would simply have died, so when
+ * the init neither catches nor ignores SIGTERM the host sends SIGKILL now — the same outcome,
+ * without the wait. A handler (cleanup) or an explicit ignore keeps the normal grace period.
+ */
+export async function killNamespaceInitIfUnhandled(wrapperPid: number): Promise<void> {
+  const children = await readFile(`/proc/${wrapperPid}/task/${wrapperPid}/children`, 'utf8').catch(
+    () => '',
+  );
+  const init = Number(children.trim().split(/\s+/)[0]);
+  if (!Number.isInteger(init) || init <= 0) return;
+  const status = await readFile(`/proc/${init}/status`, 'utf8').catch(() => undefined);
+  if (status === undefined) return;
+  const mask = (name: string): bigint => {
+    const hex = new RegExp(`^${name}:\\s*([0-9a-f]+)$`, 'm').exec(status)?.[1];
+    return hex === undefined ? SIGTERM_BIT : BigInt(`0x${hex}`);
+  };
+  if (((mask('SigCgt') | mask('SigIgn')) & SIGTERM_BIT) === 0n) signalQuietly(init, 'SIGKILL');
+}
+
+// Signal n is bit n-1 of the /proc status masks; SIGTERM is 15.
+const SIGTERM_BIT = 1n << 14n;

@@ -1,0 +1,38 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolExecutionError, ToolPolicyError } from '@toolhost/core';
+
+/**
+ * Resolves a config-only `cwd` inside the jail root exactly like an fs path: resolve against the
+ * root, realpath (symlinks followed), then require `real === root` or `real` under `root + sep`
+ * (never a bare prefix: `/w/app-evil` is not inside `/w/app`). `root` must already be a realpath.
+ */
+export async function resolveCwd(
+  root: string,
+  requested: string | undefined,
+  toolId = 'run_command',
+): Promise<string> {
+  if (requested === undefined || requested === '') return root;
+  if (requested.includes('\0')) throw new ToolPolicyError(toolId, 'invalid_path');
+  const candidate = path.resolve(root, requested);
+  let real: string;
+  try {
+    real = await realpath(candidate);
+  } catch (error) {
+    // A lexical escape is judged before existence, so probing outside the root learns nothing.
+    if (!isInsideRoot(root, candidate)) throw new ToolPolicyError(toolId, 'scope_escape');
+    throw new ToolExecutionError(toolId, 'not_found', { cause: error, recoverable: true });
+  }
+  if (!isInsideRoot(root, real)) throw new ToolPolicyError(toolId, 'scope_escape');
+  if (!(await stat(real)).isDirectory()) {
+    throw new ToolExecutionError(toolId, 'not_a_directory', { recoverable: true });
+  }
+  return real;
+}
+
+/** True when `candidate` is `root` or below it (never a bare string prefix). */
+export function isInsideRoot(root: string, candidate: string): boolean {
+  return (
+    candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep)
+  );
+}

@@ -1,0 +1,57 @@
+import { constants } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolPolicyError } from '@toolhost/core';
+import { isInsideRoot } from './resolve-cwd.js';
+
+/**
+ * Resolves the executable the host will run, never through a shell. An absolute path is used as
+ * given; a bare name is looked up on the host's PATH (absolute entries only: an empty or relative
+ * entry would search the child's cwd, which the model may have written to); a relative path with
+ * a slash resolves against the jailed cwd and must stay inside the jail root.
+ */
+export async function resolveExecutable(input: {
+  readonly command: string;
+  readonly searchPath: string;
+  readonly cwd: string;
+  readonly root: string;
+  readonly toolId?: string;
+}): Promise<string> {
+  const { command, searchPath, cwd, root, toolId = 'run_command' } = input;
+  if (command.includes('\0')) throw new ToolPolicyError(toolId, 'invalid_path');
+  if (command === '' || command === '.' || command === '..') {
+    throw new ToolPolicyError(toolId, 'command_not_found');
+  }
+  if (path.isAbsolute(command)) {
+    if (await isExecutableFile(command)) return command;
+    throw new ToolPolicyError(toolId, 'command_not_found');
+  }
+  if (command.includes('/')) {
+    const candidate = path.resolve(cwd, command);
+    const real = await realpath(candidate).catch(() => undefined);
+    if (real === undefined || !(await isExecutableFile(real))) {
+      throw new ToolPolicyError(toolId, 'command_not_found');
+    }
+    if (!isInsideRoot(root, real)) {
+      throw new ToolPolicyError(toolId, 'scope_escape');
+    }
+    return real;
+  }
+  for (const directory of searchPath.split(path.delimiter)) {
+    if (!path.isAbsolute(directory)) continue;
+    const candidate = path.join(directory, command);
+    if (await isExecutableFile(candidate)) return candidate;
+  }
+  throw new ToolPolicyError(toolId, 'command_not_found');
+}
+
+async function isExecutableFile(file: string): Promise<boolean> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return false;
+    await access(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

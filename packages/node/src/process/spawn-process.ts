@@ -1,0 +1,185 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { AbortSignalLike, ProcessResult } from '@toolhost/core';
+import { ToolCancelledError, ToolExecutionError, ToolPolicyError } from '@toolhost/core';
+import { captureOutput, type CapturedOutput, type OpenProcessSpill } from './capture-output.js';
+import type { ContainmentInfo } from './detect-containment.js';
+import {
+  killNamespaceInitIfUnhandled,
+  killProcessTree,
+  RUN_TOKEN_ENV,
+} from './kill-process-tree.js';
+
+/** CPU-seconds and address-space limits the OS enforces on the command (via `prlimit`). */
+export interface ProcessBudgets {
+  readonly cpuSeconds?: number;
+  readonly addressSpaceBytes?: number;
+}
+
+/** Everything one spawn needs, already resolved and checked by the arm. */
+export interface SpawnPlan {
+  readonly toolId: string;
+  /** Absolute path of the executable. */
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** Absolute, jailed working directory. */
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly killGraceMs: number;
+  readonly maxBufferBytes: number;
+  readonly containment: ContainmentInfo;
+  readonly budgets?: ProcessBudgets | undefined;
+  readonly openSpill?: OpenProcessSpill | undefined;
+}
+
+/**
+ * Runs one resolved command: `shell: false`, stdin from /dev/null, its own process group, output
+ * streamed into bounded buffers. Timeout or abort: SIGTERM to the tree, `killGraceMs`, then
+ * SIGKILL. Settles only on `close`, and after any exit kills what is left of the tree.
+ * Timeout → `ToolExecutionError('timed_out')`; abort → `ToolCancelledError`.
+ */
+export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise<ProcessResult> {
+  // Abort after resolution but before the spawn starts nothing.
+  if (signal?.aborted === true) return Promise.reject(new ToolCancelledError(plan.toolId));
+  const { file, argv, env, runToken } = wrapCommand(plan);
+  const started = performance.now();
+  const child = spawn(file, argv, {
+    cwd: plan.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+    shell: false,
+    windowsHide: true,
+  });
+  const tree = { pgid: child.pid, runToken };
+  let ending: 'timeout' | 'abort' | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let forceCloseTimer: NodeJS.Timeout | undefined;
+  let spawnError: Error | undefined;
+
+  const terminate = (why: 'timeout' | 'abort'): void => {
+    if (ending !== undefined) return;
+    ending = why;
+    void killProcessTree(tree, 'SIGTERM');
+    if (plan.containment.mode === 'pid-namespace' && child.pid !== undefined) {
+      void killNamespaceInitIfUnhandled(child.pid);
+    }
+    graceTimer = setTimeout(() => void killProcessTree(tree, 'SIGKILL'), plan.killGraceMs);
+  };
+  const onAbort = (): void => terminate('abort');
+  const timeoutTimer = setTimeout(() => terminate('timeout'), plan.timeoutMs);
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  const stdout = captureOutput(child.stdout, {
+    limitBytes: plan.maxBufferBytes,
+    stream: 'stdout',
+    openSpill: plan.openSpill,
+  });
+  const stderr = captureOutput(child.stderr, {
+    limitBytes: plan.maxBufferBytes,
+    stream: 'stderr',
+    openSpill: plan.openSpill,
+  });
+
+  child.once('error', (error) => {
+    spawnError = error;
+  });
+  child.once('exit', () => {
+    // No orphans: whatever the command left running dies with it. A descendant that escaped
+    // every containment but still holds a pipe must not hold the call: close the pipes ourselves.
+    void killProcessTree(tree, 'SIGKILL');
+    forceCloseTimer = setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, plan.killGraceMs);
+  });
+
+  return new Promise<ProcessResult>((resolve, reject) => {
+    child.once('close', (exitCode, exitSignal) => {
+      clearTimeout(timeoutTimer);
+      clearTimeout(graceTimer);
+      clearTimeout(forceCloseTimer);
+      signal?.removeEventListener('abort', onAbort);
+      const durationMs = performance.now() - started;
+      void Promise.all([stdout.catch(emptyCapture), stderr.catch(emptyCapture)]).then(
+        async ([out, err]) => {
+          if (runToken !== undefined) await killProcessTree(tree, 'SIGKILL');
+          if (ending === 'abort') return reject(new ToolCancelledError(plan.toolId));
+          if (ending === 'timeout') {
+            return reject(new ToolExecutionError(plan.toolId, 'timed_out', { recoverable: false }));
+          }
+          if (spawnError !== undefined) return reject(spawnFailure(plan.toolId, spawnError));
+          resolve(toResult({ exitCode, exitSignal, out, err, durationMs }));
+        },
+      );
+    });
+  });
+}
+
+function wrapCommand(plan: SpawnPlan): {
+  file: string;
+  argv: string[];
+  env: Record<string, string>;
+  runToken: string | undefined;
+} {
+  const { containment, budgets } = plan;
+  let command = [plan.file, ...plan.args];
+  const limits: string[] = [];
+  // Soft limit first (SIGXCPU / ENOMEM the program may report), the hard one a second later.
+  if (budgets?.cpuSeconds !== undefined) {
+    limits.push(`--cpu=${budgets.cpuSeconds}:${budgets.cpuSeconds + 1}`);
+  }
+  if (budgets?.addressSpaceBytes !== undefined) limits.push(`--as=${budgets.addressSpaceBytes}`);
+  if (limits.length > 0 && containment.prlimit !== undefined) {
+    command = [containment.prlimit, ...limits, '--', ...command];
+  }
+  if (containment.mode === 'pid-namespace' && containment.unshare !== undefined) {
+    command = [containment.unshare.file, ...containment.unshare.args, '--', ...command];
+  }
+  const env = { ...plan.env };
+  let runToken: string | undefined;
+  if (containment.mode === 'proc-walk') {
+    runToken = randomUUID();
+    env[RUN_TOKEN_ENV] = runToken;
+  }
+  const [file = plan.file, ...argv] = command;
+  return { file, argv, env, runToken };
+}
+
+function toResult(input: {
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+  out: CapturedOutput;
+  err: CapturedOutput;
+  durationMs: number;
+}): ProcessResult {
+  const { exitCode, exitSignal, out, err, durationMs } = input;
+  const truncated =
+    out.truncated === undefined && err.truncated === undefined
+      ? undefined
+      : {
+          ...(out.truncated === undefined ? {} : { stdout: out.truncated }),
+          ...(err.truncated === undefined ? {} : { stderr: err.truncated }),
+        };
+  return {
+    exitCode,
+    ...(exitSignal === null ? {} : { signal: exitSignal }),
+    stdout: out.text,
+    stderr: err.text,
+    durationMs: Math.round(durationMs),
+    ...(truncated === undefined ? {} : { truncated }),
+  };
+}
+
+function emptyCapture(): CapturedOutput {
+  return { text: '' };
+}
+
+function spawnFailure(toolId: string, error: Error): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  // The file vanished or lost its execute bit between resolution and spawn.
+  if (code === 'ENOENT' || code === 'EACCES')
+    return new ToolPolicyError(toolId, 'command_not_found', { cause: error });
+  return new ToolExecutionError(toolId, 'spawn_failed', { cause: error });
+}
