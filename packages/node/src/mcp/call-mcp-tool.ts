@@ -1,0 +1,100 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ToolCancelledError,
+  ToolExecutionError,
+  type AbortSignalLike,
+  type ToolHostCallOptions,
+  type ToolId,
+} from '@toolhost/core';
+import {
+  toMcpErrorDetail,
+  toMcpToolOutput,
+  type McpContentView,
+  type McpResultView,
+} from './to-mcp-tool-output.js';
+
+/** One call, already resolved to a live connection and validated arguments. */
+export interface McpToolCall {
+  readonly toolId: ToolId;
+  readonly client: Client;
+  /** The server's own tool name (not the sanitised id). */
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly timeoutMs: number;
+  /** True once the server's transport closed. */
+  readonly isClosed: () => boolean;
+  readonly signal?: AbortSignalLike | undefined;
+  readonly hostCallOptions?: ToolHostCallOptions | undefined;
+}
+
+/**
+ * Runs `tools/call` and maps every way it can end onto the taxonomy: an `isError` result is a
+ * correctable `tool_reported_error`, a dead server `server_exited`, the deadline `timed_out`,
+ * an abort `ToolCancelledError` (cancel wins over everything).
+ */
+export async function callMcpTool(call: McpToolCall): Promise<unknown> {
+  const { toolId, signal, hostCallOptions } = call;
+  if (signal?.aborted === true) throw new ToolCancelledError(toolId);
+  if (call.isClosed()) throw new ToolExecutionError(toolId, 'server_exited');
+  const run = () => requestTool(call);
+  try {
+    // The trusted lifetime authority owns the in-flight request when the runner provides one.
+    return await (hostCallOptions?.retainWork === undefined
+      ? run()
+      : hostCallOptions.retainWork(run));
+  } catch (error) {
+    throw toDispatchError(call, error);
+  }
+}
+
+async function requestTool(call: McpToolCall): Promise<unknown> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  call.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const response: Record<string, unknown> = await call.client.callTool(
+      { name: call.tool, arguments: call.args },
+      CallToolResultSchema,
+      { signal: controller.signal, timeout: call.timeoutMs, maxTotalTimeout: call.timeoutMs },
+    );
+    const result = toResultView(response);
+    if (response.isError === true) {
+      throw new ToolExecutionError(call.toolId, 'tool_reported_error', {
+        correctable: true,
+        detail: toMcpErrorDetail(result),
+      });
+    }
+    return toMcpToolOutput(result);
+  } finally {
+    call.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function toDispatchError(call: McpToolCall, error: unknown): Error {
+  if (call.signal?.aborted === true) return new ToolCancelledError(call.toolId, { cause: error });
+  if (error instanceof ToolExecutionError || error instanceof ToolCancelledError) return error;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return new ToolExecutionError(call.toolId, 'timed_out', { cause: error });
+  }
+  if (call.isClosed() || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
+    return new ToolExecutionError(call.toolId, 'server_exited', { cause: error });
+  }
+  // The server's own error text is untrusted and may echo arguments: it stays on `cause`.
+  return new ToolExecutionError(call.toolId, 'server_error', { cause: error });
+}
+
+// The SDK's result union also holds the 2024-10-07 `{ toolResult }` shape; both become a view.
+function toResultView(response: Record<string, unknown>): McpResultView {
+  const content = Array.isArray(response.content)
+    ? response.content.filter(
+        (block): block is McpContentView => typeof block === 'object' && block !== null,
+      )
+    : [];
+  if (!Array.isArray(response.content) && 'toolResult' in response) {
+    return { content, structuredContent: response.toolResult };
+  }
+  return 'structuredContent' in response
+    ? { content, structuredContent: response.structuredContent }
+    : { content };
+}

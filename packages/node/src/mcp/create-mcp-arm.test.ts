@@ -1,0 +1,281 @@
+import {
+  classifyToolError,
+  ToolArgsInvalidError,
+  ToolCancelledError,
+  ToolExecutionError,
+  ToolUnavailableError,
+  type AnyToolDef,
+  type ToolDispatchContext,
+} from '@toolhost/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpArm, type McpArm } from './create-mcp-arm.js';
+import { MCP_BASE_ENV_KEYS } from './resolve-declared-values.js';
+import { fixtureServerDeclaration } from './test-support/fixture-server-declaration.js';
+
+const CONTEXT: ToolDispatchContext = {
+  nodeId: 'test',
+  grantedToolIds: new Set(),
+  config: {},
+  toolPolicy: {},
+  fsScope: 'sandboxed',
+  gateApproved: false,
+};
+
+describe('createMcpArm against the fixture server', () => {
+  let arm: McpArm;
+  beforeAll(async () => {
+    process.env.TOOLHOST_TEST_AMBIENT_PROBE = 'ambient';
+    process.env.TOOLHOST_TEST_TOKEN = 'token-from-the-secret-store';
+    arm = await createMcpArm({
+      servers: {
+        fx: fixtureServerDeclaration({
+          env: { FIXTURE_TOKEN: { credentialRef: 'env:TOOLHOST_TEST_TOKEN' } },
+        }),
+        quick: fixtureServerDeclaration({ tools: ['slow'], callTimeoutMs: 300 }),
+      },
+    });
+  });
+  afterAll(async () => {
+    await arm.close();
+    delete process.env.TOOLHOST_TEST_AMBIENT_PROBE;
+    delete process.env.TOOLHOST_TEST_TOKEN;
+  });
+
+  const tool = (id: string): AnyToolDef => {
+    const found = arm.tools.find((candidate) => candidate.id === id);
+    if (found === undefined) throw new Error(`missing ${id}`);
+    return found;
+  };
+
+  it('discovers tools across every tools/list page', () => {
+    const ids = arm.tools.map((candidate) => candidate.id);
+
+    expect(ids).toEqual([
+      'mcp_fx_echo',
+      'mcp_fx_dup_name',
+      'mcp_fx_fails',
+      'mcp_fx_crash',
+      'mcp_fx_slow',
+      'mcp_fx___proto__',
+      'mcp_fx_env',
+      'mcp_fx_spawn_child',
+      'mcp_quick_slow',
+    ]);
+  });
+
+  it('skips a colliding name and reports it instead of shadowing the first', () => {
+    expect(arm.report.skipped).toContainEqual({
+      server: 'fx',
+      tool: 'dup_name',
+      reason: 'collision',
+    });
+    expect(tool('mcp_fx_dup_name').description).toContain('First of two');
+  });
+
+  it('drops a tool whose schema cannot be compiled, with a reason', () => {
+    expect(arm.report.skipped).toContainEqual({
+      server: 'fx',
+      tool: 'bad_schema',
+      reason: 'invalid_schema',
+    });
+  });
+
+  it('honours a per-server tools allowlist', () => {
+    expect(arm.report.servers).toContainEqual({ name: 'quick', status: 'connected', toolCount: 1 });
+    expect(arm.report.skipped).toContainEqual({
+      server: 'quick',
+      tool: 'echo',
+      reason: 'not_allowlisted',
+    });
+  });
+
+  it('governs discovered tools as egress mcp with the server schema as visible params', () => {
+    const echo = tool('mcp_fx_echo');
+
+    expect(echo.source).toBe('mcp');
+    expect(echo.policy).toEqual({
+      egress: 'mcp',
+      fsScoped: false,
+      spawnsProcess: false,
+      requiresGateApproval: false,
+    });
+    expect(echo.llmVisibleParams).toMatchObject({ required: ['text'] });
+  });
+
+  it.each([
+    ['a wrong type', { text: 42 }, 'text', 'invalid_type'],
+    ['a missing field', {}, 'text', 'required'],
+    ['an unknown key', { text: 'a', extra: 'sk-secret-value' }, '(root)', 'unrecognized_key'],
+    ['a non-object', 'sk-secret-value', '(root)', 'invalid_type'],
+  ])('parseArgs refuses %s naming the field, never the value', (_case, raw, field, problem) => {
+    const attempt = () => tool('mcp_fx_echo').parseArgs(raw);
+
+    expect(attempt).toThrow(ToolArgsInvalidError);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as ToolArgsInvalidError).issues).toContainEqual({ field, problem });
+      expect((error as Error).message).not.toMatch(/secret|42/);
+    }
+  });
+
+  it('dispatches a discovered tool through host.mcp', async () => {
+    const echo = tool('mcp_fx_echo');
+
+    const result = await echo.dispatch(
+      echo.parseArgs({ text: 'hello' }),
+      { mcp: arm.capability },
+      CONTEXT,
+    );
+
+    expect(result).toBe('hello');
+  });
+
+  it('fails closed with ToolUnavailableError when the host has no mcp arm', async () => {
+    const attempt = tool('mcp_fx_echo').dispatch({ text: 'x' }, {}, CONTEXT);
+
+    await expect(attempt).rejects.toBeInstanceOf(ToolUnavailableError);
+  });
+
+  it('feeds an isError result back as a correctable error with its bounded text', async () => {
+    const attempt = arm.capability.call({ server: 'fx', tool: 'fails', args: {} });
+
+    const error = await attempt.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolExecutionError);
+    expect(error).toMatchObject({
+      reason: 'tool_reported_error',
+      correctable: true,
+      toolId: 'mcp_fx_fails',
+    });
+    expect((error as ToolExecutionError).detail).toContain('out of range');
+    expect(classifyToolError(error)).toBe('correctable');
+  });
+
+  it('cancels a slow call on abort and keeps the server usable', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 100);
+
+    const attempt = arm.capability.call(
+      { server: 'fx', tool: 'slow', args: { ms: 20_000 } },
+      controller.signal,
+    );
+
+    await expect(attempt).rejects.toBeInstanceOf(ToolCancelledError);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(
+      arm.capability.call({ server: 'fx', tool: 'echo', args: { text: 'still here' } }),
+    ).resolves.toBe('still here');
+  });
+
+  it('times a call out at the server deadline', async () => {
+    const attempt = arm.capability.call({ server: 'quick', tool: 'slow', args: { ms: 20_000 } });
+
+    await expect(attempt).rejects.toMatchObject({ code: 'tool_failed', reason: 'timed_out' });
+  });
+
+  it.each([
+    ['an unknown server', { server: 'nope', tool: 'echo' }, 'unknown_server'],
+    ['a prototype server name', { server: '__proto__', tool: 'echo' }, 'unknown_server'],
+    ['a prototype tool name', { server: 'fx', tool: 'constructor' }, 'unknown_tool'],
+    ['a tool dropped for its schema', { server: 'fx', tool: 'bad_schema' }, 'unknown_tool'],
+    ['a tool outside the allowlist', { server: 'quick', tool: 'echo' }, 'unknown_tool'],
+  ])('refuses mcp_call to %s', async (_case, target, reason) => {
+    const attempt = arm.capability.call({ ...target, args: {} });
+
+    await expect(attempt).rejects.toMatchObject({ reason, correctable: true });
+  });
+
+  it('validates mcp_call arguments against the tool schema', async () => {
+    const attempt = arm.capability.call({ server: 'fx', tool: 'echo', args: { text: 1 } });
+
+    await expect(attempt).rejects.toBeInstanceOf(ToolArgsInvalidError);
+  });
+
+  it('gives the server the minimal base env plus its declared credential only', async () => {
+    const output = await arm.capability.call({ server: 'fx', tool: 'env', args: {} });
+
+    const { keys, token } = JSON.parse(String(output)) as { keys: string[]; token: string };
+    expect(keys.every((key) => [...MCP_BASE_ENV_KEYS, 'FIXTURE_TOKEN'].includes(key))).toBe(true);
+    expect(keys).not.toContain('TOOLHOST_TEST_AMBIENT_PROBE');
+    expect(token).toBe('token-from-the-secret-store');
+  });
+});
+
+describe('createMcpArm lifecycle', () => {
+  it('reports a server that died mid-call as server_exited, then fails fast', async () => {
+    const arm = await createMcpArm({ servers: { fx: fixtureServerDeclaration() } });
+    try {
+      const crash = arm.capability.call({ server: 'fx', tool: 'crash', args: {} });
+
+      await expect(crash).rejects.toMatchObject({ code: 'tool_failed', reason: 'server_exited' });
+      await expect(
+        arm.capability.call({ server: 'fx', tool: 'echo', args: { text: 'x' } }),
+      ).rejects.toMatchObject({
+        reason: 'server_exited',
+      });
+    } finally {
+      await arm.close();
+    }
+  });
+
+  it('reaps the server and the processes it spawned on close', async () => {
+    const arm = await createMcpArm({ servers: { fx: fixtureServerDeclaration() } });
+    const childPid = Number(
+      await arm.capability.call({ server: 'fx', tool: 'spawn_child', args: {} }),
+    );
+    expect(isAlive(childPid)).toBe(true);
+
+    await arm.close();
+
+    await expect.poll(() => isAlive(childPid), { timeout: 3_000 }).toBe(false);
+  });
+
+  it.each([
+    [
+      'a command that does not exist',
+      fixtureServerDeclaration({ command: '/nonexistent/mcp-server' }),
+      'spawn_failed',
+    ],
+    [
+      'an unresolvable credentialRef',
+      fixtureServerDeclaration({
+        env: { T: { credentialRef: 'env:TOOLHOST_TEST_UNSET_VARIABLE' } },
+      }),
+      'credential_unresolved',
+    ],
+    [
+      'a plain-http url',
+      { transport: 'http', url: 'http://example.com/mcp' } as const,
+      'insecure_url',
+    ],
+    [
+      'an http url with userinfo',
+      { transport: 'http', url: 'https://user:pw@example.com/mcp' } as const,
+      'invalid_url',
+    ],
+  ])('reports %s as a failed server without throwing', async (_case, declaration, reason) => {
+    const arm = await createMcpArm({ servers: { broken: declaration } });
+
+    expect(arm.report.servers).toEqual([
+      { name: 'broken', status: 'failed', reason, toolCount: 0 },
+    ]);
+    expect(arm.tools).toEqual([]);
+    await arm.close();
+  });
+
+  it('refuses a server name that is not a plain identifier at creation', async () => {
+    const attempt = createMcpArm({ servers: { 'a/b': fixtureServerDeclaration() } });
+
+    await expect(attempt).rejects.toThrow(TypeError);
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
