@@ -74,3 +74,37 @@ export { withMedia } from './with-media.js';
 export type { MediaEnvelope } from './with-media.js';
 export { defineTool, toArgsIssues } from './define-tool.js';
 export type { DefineToolInput } from './define-tool.js';
+export { runToolCalls } from './loop/run-tool-calls.js';
+export type { RunToolCallsOptions, ToolCallRound } from './loop/run-tool-calls.js';
+export { applyFailureLadder, feedbackText } from './loop/apply-failure-ladder.js';
+export type { FailureLadderOptions, FailureLadderStep } from './loop/apply-failure-ladder.js';
+export { createCorrectionBudget, DEFAULT_MAX_CORRECTIONS } from './loop/correction-budget.js';
+export type { CorrectionBudget } from './loop/correction-budget.js';
+export { createTurnLimit, DEFAULT_MAX_TOOL_TURNS } from './loop/turn-limit.js';
+export type { TurnLimit } from './loop/turn-limit.js';
+export { defaultRandomNonce } from './loop/random-nonce.js';
+export type { RandomNonce } from './loop/random-nonce.js';
+export {
+  fenceReportedMedia,
+  reportedContentClosing,
+  reportedContentOpening,
+} from './loop/fence-reported-media.js';
+export type { CallMediaAttachments } from './loop/fence-reported-media.js';
+export { approvalActionClass } from './loop/approval-action-class.js';
+export { resolveAdapterOptions } from './loop/resolve-adapter-options.js';
+export type {
+  ResolvedAdapterOptions,
+  ToolhostAdapterOptions,
+} from './loop/resolve-adapter-options.js';
+export type { LoopDispatchOutcome, LoopRegistry, LoopToolCall } from './loop/loop-registry.js';
+export type {
+  AssistantMessage,
+  InstructionMessage,
+  LoopMessage,
+  ReportedMediaPart,
+  TextPart,
+  ToolCallPart,
+  ToolMessage,
+  ToolResultPart,
+  UserMessage,
+} from './loop/loop-messages.js';

@@ -1,0 +1,77 @@
+// Small plugin tools that exercise each rung of the failure ladder on a stub host.
+import { z } from 'zod';
+import { defineTool } from '../../define-tool.js';
+import { ToolExecutionError, ToolPolicyError } from '../../errors.js';
+import type { DurableMediaPart } from '../../tool-host.js';
+import { withMedia } from '../../with-media.js';
+
+/** Echoes its text; `prefix` is config-only. */
+export const echoTool = defineTool({
+  id: 'echo',
+  description: 'Echo text back',
+  args: z.strictObject({ text: z.string(), prefix: z.string().optional() }),
+  configOnlyParams: ['prefix'],
+  policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+  dispatch: async ({ text, prefix }) => `${prefix ?? ''}${text}`,
+});
+
+/** A governed write: `fs_write` under approval. */
+export const saveTool = defineTool({
+  id: 'save',
+  description: 'Save a note',
+  args: z.strictObject({ note: z.string() }),
+  policy: { fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false },
+  dispatch: async ({ note }) => ({ saved: note.length }),
+});
+
+/** Fails the way `reason` says: a correctable MCP-style error, a recoverable scope denial, a crash. */
+export const failTool = defineTool({
+  id: 'fail',
+  description: 'Fail on purpose',
+  args: z.strictObject({ reason: z.enum(['correctable', 'recoverable', 'fatal']) }),
+  policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+  dispatch: async ({ reason }): Promise<string> => {
+    if (reason === 'correctable') {
+      throw new ToolExecutionError('fail', 'tool_error', {
+        correctable: true,
+        detail: 'column "nme" does not exist',
+      });
+    }
+    if (reason === 'recoverable') throw new ToolPolicyError('fail', 'scope_escape');
+    throw new Error('disk on fire at /secret/path');
+  },
+});
+
+/** Returns an image handle beside its result, as `read_media` does. */
+export const imageTool = defineTool({
+  id: 'image',
+  description: 'Return an image',
+  args: z.strictObject({ name: z.string() }),
+  policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+  dispatch: async ({ name }) => withMedia({ name }, [samplePng(name)]),
+});
+
+/** Waits until aborted. */
+export const slowTool = defineTool({
+  id: 'slow',
+  description: 'Wait until cancelled',
+  args: z.strictObject({}),
+  policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+  dispatch: (_args, _host, ctx) =>
+    new Promise<string>((_resolve, reject) => {
+      if (ctx.signal?.aborted === true) reject(new Error('aborted'));
+      ctx.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+    }),
+});
+
+/** A handle-only PNG part whose hash is derived from `name`. */
+export function samplePng(name: string): DurableMediaPart {
+  const hex = [...name].map((char) => char.charCodeAt(0).toString(16)).join('');
+  return {
+    type: 'media',
+    handle: `media://sha256-${hex.padEnd(64, '0').slice(0, 64)}`,
+    mimeType: 'image/png',
+    sizeBytes: 4,
+    data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+  };
+}
