@@ -19,3 +19,14 @@ export type {
 } from './egress/resolve-destination.js';
 export type { EgressMediaSink, EgressOptions } from './egress/resolve-egress-options.js';
 export type { CredentialResolver } from './egress/resolve-credential.js';
+export { createNodeToolHost } from './create-node-tool-host.js';
+export type { NodeHostParts, NodeToolHostHandle } from './create-node-tool-host.js';
+export { resolveHostOptions } from './host-options.js';
+export type { NodeToolHostOptions, ResolvedHostOptions } from './host-options.js';
+export { createMediaStore } from './media-store/create-media-store.js';
+export type { MediaPutOptions, NodeMediaStore } from './media-store/create-media-store.js';
+export { createOutputStore, SPILL_MAX_AGE_MS } from './output-store/create-output-store.js';
+export type { NodeOutputStore } from './output-store/create-output-store.js';
+export { isOnReadFloor, isOnWriteFloor, foldSegment } from './fs/floor.js';
+export type { FloorContext } from './fs/floor.js';
+export type { Jail, OpenedEntry, WriteTarget } from './fs/jail.js';

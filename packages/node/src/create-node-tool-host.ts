@@ -1,0 +1,74 @@
+import type { ToolHost } from '@toolhost/core';
+import { createFsArm } from './fs/create-fs-arm.js';
+import { createJail } from './fs/jail.js';
+import type { Jail } from './fs/jail.js';
+import { resolveHostOptions } from './host-options.js';
+import type { NodeToolHostOptions, ResolvedHostOptions } from './host-options.js';
+import { createMediaStore } from './media-store/create-media-store.js';
+import type { NodeMediaStore } from './media-store/create-media-store.js';
+import { createOutputStore } from './output-store/create-output-store.js';
+import type { NodeOutputStore } from './output-store/create-output-store.js';
+
+/** What `createNodeToolHost` returns: the host for `createToolRegistry`, and its teardown. */
+export interface NodeToolHostHandle {
+  readonly host: ToolHost;
+  /** Sweeps the run's spill files and releases every arm; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The shared parts every arm is built from. An arm factory takes this one object:
+ * `process: createProcessArm(parts)`. `onClose` registers the arm's own teardown.
+ */
+export interface NodeHostParts {
+  readonly options: ResolvedHostOptions;
+  /** The fs jail: also what jails a process `cwd`. */
+  readonly jail: Jail;
+  readonly outputStore: NodeOutputStore;
+  readonly media: NodeMediaStore;
+  onClose(teardown: () => Promise<void>): void;
+}
+
+/** Assembles the Node `ToolHost` from its arms; invalid options fail here, not on first use. */
+export async function createNodeToolHost(
+  options: NodeToolHostOptions,
+): Promise<NodeToolHostHandle> {
+  const resolved = await resolveHostOptions(options);
+  const outputStore = await createOutputStore(resolved.stateDir, resolved.runId);
+  const media = await createMediaStore(resolved.stateDir);
+  const jail = await createJail({
+    root: resolved.root,
+    fsScope: resolved.fsScope,
+    extraRoots: resolved.extraRoots,
+    floor: {
+      stateDir: resolved.stateDir,
+      spillDir: outputStore.directory,
+      configFile: resolved.configFile,
+    },
+  });
+  // Later arms register first, so they are torn down before the jail and the spill they use.
+  const teardowns: (() => Promise<void>)[] = [() => outputStore.close(), () => jail.close()];
+  const parts: NodeHostParts = {
+    options: resolved,
+    jail,
+    outputStore,
+    media,
+    onClose: (teardown) => void teardowns.unshift(teardown),
+  };
+
+  const host: ToolHost = {
+    fs: createFsArm(parts.jail, parts.media, resolved.readOnly),
+    outputStore,
+    media,
+    // One line per arm, each built from `parts`, e.g. `process: createProcessArm(parts),`
+  };
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      for (const teardown of teardowns) await teardown();
+    })();
+    return closing;
+  };
+  return { host: Object.freeze(host), close };
+}

@@ -1,0 +1,339 @@
+import { constants } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { lstat, mkdir, open, readlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolPolicyError } from '@toolhost/core';
+import type { FsScopeTier, ToolId } from '@toolhost/core';
+import { childPath, descriptorPath } from './descriptor-path.js';
+import type { DirectoryRef } from './descriptor-path.js';
+import { errnoCode, fsFailure } from './fs-error.js';
+import { isOnReadFloor, isOnWriteFloor } from './floor.js';
+import type { FloorContext } from './floor.js';
+import { isInside, resolveRequestedPath, segmentsBelow } from './requested-path.js';
+
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
+const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+// O_NONBLOCK: opening a FIFO planted in the workspace must not hang the host.
+const FILE_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+// Linux's own limit on symlink expansions in one lookup.
+const MAX_SYMLINK_HOPS = 40;
+
+/** An open, verified file or directory; the caller closes `handle`. */
+export interface OpenedEntry extends DirectoryRef {
+  readonly handle: FileHandle;
+  readonly stats: Stats;
+}
+
+/** The verified directory a write happens in, and the name it writes; the caller closes it. */
+export interface WriteTarget {
+  readonly directory: OpenedEntry;
+  readonly name: string;
+  /** The real path written: the verified directory's path plus `name`. */
+  readonly path: string;
+}
+
+/** What the jail needs from the host's options. */
+export interface JailOptions {
+  readonly root: string;
+  readonly fsScope: FsScopeTier;
+  readonly extraRoots: readonly string[];
+  readonly floor: FloorContext;
+}
+
+/** The filesystem jail: every fs operation opens through it. */
+export interface Jail {
+  readonly root: string;
+  readonly floor: FloorContext;
+  /**
+   * Opens an existing file or directory for reading. The walk starts at an allowed root's open
+   * descriptor and opens one component at a time with `O_NOFOLLOW`; a symlink is expanded by the
+   * walker, re-checked against scope and floor, and walked again from a root. The opened
+   * descriptor is then verified where the kernel says it is.
+   */
+  openForRead(toolId: ToolId, requested: string, kind: 'file' | 'directory'): Promise<OpenedEntry>;
+  /** Opens a subdirectory of an open directory without following a symlink; `undefined` if refused. */
+  openChildDirectory(parent: DirectoryRef, name: string): Promise<OpenedEntry | undefined>;
+  /** Walks to the parent of a write target, never through a symlink, creating directories on request. */
+  openParentForWrite(toolId: ToolId, requested: string, createDirs: boolean): Promise<WriteTarget>;
+  /** A real path as the model sees it: relative to the root when inside it. */
+  displayName(real: string): string;
+  close(): Promise<void>;
+}
+
+interface JailRoot extends DirectoryRef {
+  readonly handle: FileHandle;
+  readonly writable: boolean;
+}
+
+/** Opens the allowed roots of the tier and returns the jail over them. */
+export async function createJail(options: JailOptions): Promise<Jail> {
+  const { root, floor } = options;
+  const roots = await openRoots(options);
+
+  const containing = (toolId: ToolId, target: string, mode: 'read' | 'write'): JailRoot => {
+    let best: JailRoot | undefined;
+    for (const candidate of roots) {
+      if (mode === 'write' && !candidate.writable) continue;
+      if (!isInside(candidate.path, target)) continue;
+      if (best === undefined || candidate.path.length > best.path.length) best = candidate;
+    }
+    if (best === undefined) throw new ToolPolicyError(toolId, 'scope_escape');
+    return best;
+  };
+
+  // What the kernel says was opened must still be in scope and off the floor: this is what a
+  // directory swapped for a symlink mid-walk, or renamed out of the root, runs into.
+  const verify = async (
+    toolId: ToolId,
+    entry: { handle: FileHandle; path: string },
+    mode: 'read' | 'write',
+  ): Promise<OpenedEntry> => {
+    const real = await descriptorPath(entry.handle.fd, entry.path);
+    if (real === undefined) throw fsFailure(toolId, 'not_found', mode === 'write');
+    if (
+      !roots.some(
+        (candidate) => (mode === 'read' || candidate.writable) && isInside(candidate.path, real),
+      )
+    )
+      throw new ToolPolicyError(toolId, 'symlink_refused');
+    if (mode === 'read' && isOnReadFloor(real, floor))
+      throw new ToolPolicyError(toolId, 'protected_path');
+    return {
+      handle: entry.handle,
+      fd: entry.handle.fd,
+      path: real,
+      stats: await entry.handle.stat(),
+    };
+  };
+
+  return {
+    root,
+    floor,
+
+    async openForRead(toolId, requested, kind) {
+      let target = resolveRequestedPath(toolId, root, requested);
+      // The requested spelling is checked too: `.env` may be a symlink to an innocent file.
+      if (isOnReadFloor(requested, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+      for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
+        if (isOnReadFloor(target, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+        const base = containing(toolId, target, 'read');
+        const step = await walk(base, segmentsBelow(base.path, target), kind);
+        if ('redirect' in step) {
+          target = step.redirect;
+          continue;
+        }
+        try {
+          const opened = await verify(toolId, step, 'read');
+          checkKind(toolId, opened.stats, kind);
+          return opened;
+        } catch (error) {
+          await step.handle.close();
+          throw error;
+        }
+      }
+      throw new ToolPolicyError(toolId, 'symlink_refused');
+    },
+
+    async openChildDirectory(parent, name) {
+      let handle: FileHandle;
+      try {
+        handle = await open(childPath(parent, name), DIRECTORY_FLAGS);
+      } catch {
+        // Swapped for a symlink, a file or nothing since the parent was read: not listed.
+        return undefined;
+      }
+      try {
+        return await verify(
+          'list_directory',
+          { handle, path: path.join(parent.path, name) },
+          'read',
+        );
+      } catch {
+        await handle.close();
+        return undefined;
+      }
+    },
+
+    async openParentForWrite(toolId, requested, createDirs) {
+      const target = resolveRequestedPath(toolId, root, requested);
+      if (isOnWriteFloor(requested, floor) || isOnWriteFloor(target, floor))
+        throw new ToolPolicyError(toolId, 'protected_path');
+      const base = containing(toolId, target, 'write');
+      const segments = segmentsBelow(base.path, target);
+      const name = segments.pop();
+      if (name === undefined) throw fsFailure(toolId, 'is_directory', true);
+      const walked = await walkForWrite(toolId, base, segments, createDirs, verify);
+      try {
+        const directory = await verify(toolId, walked, 'write');
+        const written = path.join(directory.path, name);
+        if (isOnWriteFloor(written, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+        return { directory, name, path: written };
+      } catch (error) {
+        await walked.handle.close();
+        throw error;
+      }
+    },
+
+    displayName(real) {
+      if (!isInside(root, real)) return real;
+      return path.relative(root, real).split(path.sep).join('/') || '.';
+    },
+
+    async close() {
+      await Promise.all(roots.map((candidate) => candidate.handle.close()));
+    },
+  };
+}
+
+async function openRoots(options: JailOptions): Promise<JailRoot[]> {
+  const wanted: { path: string; writable: boolean }[] =
+    options.fsScope === 'full'
+      ? [{ path: path.parse(options.root).root, writable: true }]
+      : [
+          { path: options.root, writable: true },
+          ...(options.fsScope === 'project'
+            ? options.extraRoots.map((extra) => ({ path: extra, writable: true }))
+            : []),
+          // The run's spill files: paged with read_file, never written by a tool.
+          { path: options.floor.spillDir, writable: false },
+        ];
+  const roots: JailRoot[] = [];
+  for (const { path: rootPath, writable } of wanted) {
+    const handle = await open(rootPath, DIRECTORY_FLAGS);
+    roots.push({ handle, fd: handle.fd, path: rootPath, writable });
+  }
+  return roots;
+}
+
+type WalkStep =
+  { readonly redirect: string } | { readonly handle: FileHandle; readonly path: string };
+
+// One component per open, each relative to the directory opened before it and never following a
+// symlink: a component swapped for a symlink mid-walk fails the open instead of leaving the root.
+async function walk(
+  base: JailRoot,
+  segments: readonly string[],
+  kind: 'file' | 'directory',
+): Promise<WalkStep> {
+  if (segments.length === 0) {
+    return { handle: await open(base.path, DIRECTORY_FLAGS), path: base.path };
+  }
+  let current: DirectoryRef = base;
+  let owned: FileHandle | undefined;
+  try {
+    for (const [index, name] of segments.entries()) {
+      const last = index === segments.length - 1;
+      let next: FileHandle;
+      try {
+        next = await open(
+          childPath(current, name),
+          last && kind === 'file' ? FILE_FLAGS : DIRECTORY_FLAGS,
+        );
+      } catch (error) {
+        const code = errnoCode(error);
+        // O_NOFOLLOW says ELOOP for a symlink, O_DIRECTORY|O_NOFOLLOW says ENOTDIR.
+        const link =
+          code === 'ELOOP' || code === 'ENOTDIR' ? await readSymlink(current, name) : undefined;
+        if (link === undefined) throw error;
+        return { redirect: path.resolve(current.path, link, ...segments.slice(index + 1)) };
+      }
+      await owned?.close();
+      owned = next;
+      current = { fd: next.fd, path: path.join(current.path, name) };
+    }
+  } catch (error) {
+    await owned?.close();
+    throw error;
+  }
+  if (owned === undefined) throw new Error('toolhost: unreachable empty walk');
+  return { handle: owned, path: current.path };
+}
+
+async function walkForWrite(
+  toolId: ToolId,
+  base: JailRoot,
+  segments: readonly string[],
+  createDirs: boolean,
+  verify: (
+    toolId: ToolId,
+    entry: { handle: FileHandle; path: string },
+    mode: 'write',
+  ) => Promise<OpenedEntry>,
+): Promise<{ handle: FileHandle; path: string }> {
+  if (segments.length === 0)
+    return { handle: await open(base.path, DIRECTORY_FLAGS), path: base.path };
+  let current: DirectoryRef = base;
+  let owned: FileHandle | undefined;
+  try {
+    for (const name of segments) {
+      const next = await openDirectoryForWrite(toolId, current, owned, name, createDirs, verify);
+      await owned?.close();
+      owned = next;
+      current = { fd: next.fd, path: path.join(current.path, name) };
+    }
+  } catch (error) {
+    await owned?.close();
+    throw error;
+  }
+  if (owned === undefined) throw new Error('toolhost: unreachable empty walk');
+  return { handle: owned, path: current.path };
+}
+
+async function openDirectoryForWrite(
+  toolId: ToolId,
+  current: DirectoryRef,
+  currentHandle: FileHandle | undefined,
+  name: string,
+  createDirs: boolean,
+  verify: (
+    toolId: ToolId,
+    entry: { handle: FileHandle; path: string },
+    mode: 'write',
+  ) => Promise<OpenedEntry>,
+): Promise<FileHandle> {
+  try {
+    return await open(childPath(current, name), DIRECTORY_FLAGS);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (
+      (code === 'ELOOP' || code === 'ENOTDIR') &&
+      (await readSymlink(current, name)) !== undefined
+    )
+      throw new ToolPolicyError(toolId, 'symlink_refused', { cause: error });
+    if (code !== 'ENOENT' || !createDirs) throw error;
+  }
+  // The deepest existing ancestor is checked where the kernel says it is before anything is
+  // created in it, so a parent renamed out of the root gets no new directory.
+  if (currentHandle !== undefined)
+    await verify(toolId, { handle: currentHandle, path: current.path }, 'write');
+  try {
+    await mkdir(childPath(current, name), 0o777);
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error;
+  }
+  try {
+    return await open(childPath(current, name), DIRECTORY_FLAGS);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ELOOP' || code === 'ENOTDIR')
+      throw new ToolPolicyError(toolId, 'symlink_refused', { cause: error });
+    throw error;
+  }
+}
+
+async function readSymlink(directory: DirectoryRef, name: string): Promise<string | undefined> {
+  const stats = await lstat(childPath(directory, name));
+  return stats.isSymbolicLink() ? readlink(childPath(directory, name)) : undefined;
+}
+
+function checkKind(toolId: ToolId, stats: Stats, kind: 'file' | 'directory'): void {
+  if (kind === 'directory') {
+    if (!stats.isDirectory()) throw fsFailure(toolId, 'not_a_directory', false);
+    return;
+  }
+  if (stats.isDirectory()) throw fsFailure(toolId, 'is_directory', false);
+  if (!stats.isFile()) throw fsFailure(toolId, 'unsupported_file_type', false);
+  // A second name for a file outside the root would otherwise read it.
+  if (stats.nlink > 1) throw new ToolPolicyError(toolId, 'hard_link_refused');
+}

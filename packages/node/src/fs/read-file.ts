@@ -1,0 +1,137 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { AbortSignalLike, FileRead, FsReadRequest } from '@toolhost/core';
+import type { NodeMediaStore } from '../media-store/create-media-store.js';
+import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';
+import { readGlob } from './glob-read.js';
+import type { Jail, OpenedEntry } from './jail.js';
+import { mimeTypeOf } from './mime-type.js';
+
+const TOOL_ID = 'read_file';
+/** Spec §4: the largest file (or page) one read returns. */
+export const MAX_READ_BYTES = 8 * 1024 * 1024;
+/** Spec §4: a NUL in this many leading bytes means binary. */
+export const BINARY_SNIFF_BYTES = 8192;
+const PAGE_CHUNK_BYTES = 64 * 1024;
+
+/** `read_file`: a jailed, verified read; binary goes to the media store, text may be paged by line. */
+export function createReadFile(jail: Jail, media: NodeMediaStore) {
+  const readOne = async (
+    request: FsReadRequest,
+    media: NodeMediaStore | undefined,
+    signal?: AbortSignalLike,
+  ): Promise<FileRead> => {
+    const opened = await jail.openForRead(TOOL_ID, request.path, 'file');
+    try {
+      throwIfAborted(TOOL_ID, signal);
+      return await readOpened(opened, request, media);
+    } finally {
+      await opened.handle.close();
+    }
+  };
+
+  return async function readFile(
+    request: FsReadRequest,
+    signal?: AbortSignalLike,
+  ): Promise<FileRead> {
+    try {
+      throwIfAborted(TOOL_ID, signal);
+      if (request.glob === true)
+        return await readGlob(
+          jail,
+          request.path,
+          (file, inner) => readOne({ path: file }, undefined, inner),
+          signal,
+        );
+      return await readOne(request, media, signal);
+    } catch (error) {
+      throw toFsError(TOOL_ID, error, false);
+    }
+  };
+}
+
+// Without a media store (a glob read) a binary file fails with reason `binary`.
+async function readOpened(
+  opened: OpenedEntry,
+  request: FsReadRequest,
+  media: NodeMediaStore | undefined,
+): Promise<FileRead> {
+  const { handle, stats } = opened;
+  const lastModified = stats.mtime.toISOString();
+  const paged = request.offset !== undefined || request.limit !== undefined;
+  const head = await readRange(handle, 0, Math.min(stats.size, BINARY_SNIFF_BYTES));
+  const binary = head.includes(0);
+  // A paged text read streams, so a spill larger than the cap can still be read a page at a time.
+  if (binary && media === undefined) throw fsFailure(TOOL_ID, 'binary', false);
+  if (paged && !binary) {
+    const content = await readLines(handle, request.offset ?? 0, request.limit);
+    return {
+      content,
+      mimeType: mimeTypeOf(opened.path, false),
+      sizeBytes: stats.size,
+      lastModified,
+    };
+  }
+  if (stats.size > MAX_READ_BYTES) throw fsFailure(TOOL_ID, 'too_large', false);
+  const bytes =
+    stats.size <= head.length
+      ? head
+      : Buffer.concat([head, await readRange(handle, head.length, stats.size - head.length)]);
+  if (binary && media !== undefined) {
+    const mimeType = mimeTypeOf(opened.path, true);
+    const part = await media.put(bytes, {
+      mimeType,
+      scopes: request.mediaScope === undefined ? [] : [request.mediaScope],
+    });
+    return { content: '', mimeType, sizeBytes: bytes.byteLength, lastModified, media: part };
+  }
+  return {
+    content: bytes.toString('utf8'),
+    mimeType: mimeTypeOf(opened.path, false),
+    sizeBytes: bytes.byteLength,
+    lastModified,
+  };
+}
+
+// Reads up to `length` bytes from `position`; a file that shrank since fstat gives fewer.
+async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === length ? buffer : buffer.subarray(0, filled);
+}
+
+// Lines `[offset, offset + limit)`, each with its own line ending; the page itself is capped.
+async function readLines(
+  handle: FileHandle,
+  offset: number,
+  limit: number | undefined,
+): Promise<string> {
+  const end = limit === undefined ? Number.POSITIVE_INFINITY : offset + limit;
+  const chunk = Buffer.allocUnsafe(PAGE_CHUNK_BYTES);
+  const parts: Buffer[] = [];
+  let collected = 0;
+  let line = 0;
+  let position = 0;
+  while (line < end) {
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    let start = 0;
+    while (start < bytesRead && line < end) {
+      const newline = chunk.indexOf(0x0a, start);
+      const stop = newline === -1 || newline >= bytesRead ? bytesRead : newline + 1;
+      if (line >= offset) {
+        parts.push(Buffer.from(chunk.subarray(start, stop)));
+        collected += stop - start;
+        if (collected > MAX_READ_BYTES) throw fsFailure(TOOL_ID, 'too_large', false);
+      }
+      if (stop === newline + 1) line += 1;
+      start = stop;
+    }
+  }
+  return Buffer.concat(parts).toString('utf8');
+}

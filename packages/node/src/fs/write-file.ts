@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, open, rename, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { ToolPolicyError } from '@toolhost/core';
+import type { AbortSignalLike, FileWrite, FsWriteRequest } from '@toolhost/core';
+import { childPath } from './descriptor-path.js';
+import type { DirectoryRef } from './descriptor-path.js';
+import { errnoCode, fsFailure, throwIfAborted, toFsError } from './fs-error.js';
+import type { Jail } from './jail.js';
+
+const TOOL_ID = 'write_file';
+const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = constants;
+const DEFAULT_MODE = 0o666;
+
+/**
+ * `write_file`: the target's directory is walked without following any symlink and verified where
+ * the kernel says it is; the file is then created relative to that open directory, so a parent
+ * swapped afterwards cannot redirect it. Replace = temp file + rename in that directory (a failed
+ * write leaves the old content); append opens the file itself with `O_NOFOLLOW`.
+ */
+export function createWriteFile(jail: Jail) {
+  return async function writeFile(
+    request: FsWriteRequest,
+    signal?: AbortSignalLike,
+  ): Promise<FileWrite> {
+    try {
+      throwIfAborted(TOOL_ID, signal);
+      const target = await jail.openParentForWrite(
+        TOOL_ID,
+        request.path,
+        request.createDirs === true,
+      );
+      try {
+        throwIfAborted(TOOL_ID, signal);
+        const data = Buffer.from(request.content, 'utf8');
+        if (request.append === true) await append(target.directory, target.name, data);
+        else await replace(target.directory, target.name, data, signal);
+        return { path: jail.displayName(target.path), bytesWritten: data.byteLength };
+      } finally {
+        await target.directory.handle.close();
+      }
+    } catch (error) {
+      throw toFsError(TOOL_ID, error, true);
+    }
+  };
+}
+
+async function replace(
+  directory: DirectoryRef,
+  name: string,
+  data: Buffer,
+  signal: AbortSignalLike | undefined,
+): Promise<void> {
+  const existingMode = await checkExisting(directory, name);
+  const temporary = `.${randomBytes(6).toString('hex')}.toolhost-tmp`;
+  const handle = await open(
+    childPath(directory, temporary),
+    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+    existingMode ?? DEFAULT_MODE,
+  );
+  let renamed = false;
+  try {
+    await writeAll(handle, data);
+    // The umask narrowed the creation mode; an existing file keeps the mode it had.
+    if (existingMode !== undefined) await handle.chmod(existingMode);
+    throwIfAborted(TOOL_ID, signal);
+    // rename never follows `name`: a symlink swapped in since the check is replaced, not written through.
+    await rename(childPath(directory, temporary), childPath(directory, name));
+    renamed = true;
+  } finally {
+    await handle.close();
+    if (!renamed) await unlink(childPath(directory, temporary)).catch(() => undefined);
+  }
+}
+
+async function append(directory: DirectoryRef, name: string, data: Buffer): Promise<void> {
+  // O_NONBLOCK: a FIFO at the name fails (ENXIO) instead of hanging the host.
+  const handle = await open(
+    childPath(directory, name),
+    O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK,
+    DEFAULT_MODE,
+  );
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw fsFailure(TOOL_ID, 'unsupported_file_type', true);
+    // Another name for this file may live outside the root.
+    if (stats.nlink > 1) throw new ToolPolicyError(TOOL_ID, 'hard_link_refused');
+    await writeAll(handle, data);
+  } finally {
+    await handle.close();
+  }
+}
+
+// The mode to keep, or undefined for a new file; refuses what a write may never replace.
+async function checkExisting(directory: DirectoryRef, name: string): Promise<number | undefined> {
+  let stats;
+  try {
+    stats = await lstat(childPath(directory, name));
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+  if (stats.isSymbolicLink()) throw new ToolPolicyError(TOOL_ID, 'symlink_refused');
+  if (stats.isDirectory()) throw fsFailure(TOOL_ID, 'is_directory', true);
+  if (!stats.isFile()) throw fsFailure(TOOL_ID, 'unsupported_file_type', true);
+  if (stats.nlink > 1) throw new ToolPolicyError(TOOL_ID, 'hard_link_refused');
+  return stats.mode & 0o7777;
+}
+
+async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+  let written = 0;
+  while (written < data.byteLength) {
+    const { bytesWritten } = await handle.write(data, written, data.byteLength - written);
+    written += bytesWritten;
+  }
+}
