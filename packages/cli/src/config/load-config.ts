@@ -18,9 +18,12 @@ export interface LoadedConfig {
  * Reads and validates the config: `explicitPath` must exist; otherwise `<root>/toolhost.config.json`
  * is used when present. Any problem throws `CliUsageError` naming the field, and nothing runs.
  */
-export function loadConfig(root: string, explicitPath?: string): LoadedConfig {
+export function loadConfig(
+  root: string,
+  explicitPath?: string,
+  label: string = explicitPath ?? CONFIG_FILE_NAME,
+): LoadedConfig {
   const file = path.resolve(root, explicitPath ?? CONFIG_FILE_NAME);
-  const label = explicitPath ?? CONFIG_FILE_NAME;
   if (explicitPath === undefined && !existsSync(file)) return { config: {} };
   let text: string;
   try {

@@ -1,0 +1,179 @@
+import {
+  redactSecretShapedText,
+  ToolCancelledError,
+  unwrapUntrusted,
+  type AnyToolDef,
+  type DurableMediaPart,
+} from '@toolhost/core';
+import type { Command } from 'commander';
+import { openAuditLog, type AuditLog } from '../audit/audit-log.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { openSession, type Session } from '../session/open-session.js';
+import { printJson, type CliIo } from './cli-io.js';
+import { describeFailure } from './describe-failure.js';
+import { detectInteraction } from './interaction.js';
+import {
+  addPolicyOptions,
+  settingsFromOptions,
+  type PolicyOptionValues,
+} from './policy-options.js';
+import { printFailure } from './print-failure.js';
+import { readCallArgs } from './read-call-args.js';
+import { safeToolName } from './safe-tool-name.js';
+import { trapInterrupts } from './trap-interrupts.js';
+
+interface CallOptions extends PolicyOptionValues {
+  readonly auditLog?: string;
+  readonly gateApproved?: boolean;
+}
+
+/** `toolhost call <tool> [json-args]`: one dispatch through the full pipeline. */
+export function registerCall(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  addPolicyOptions(
+    program
+      .command('call')
+      .description('run one tool call through the full pipeline')
+      .argument('<tool>', 'tool id')
+      .argument('[json-args]', 'arguments: JSON text, @file.json, or - for stdin'),
+  )
+    .option('--audit-log <file>', 'append one JSON line per event to this file')
+    .option('--gate-approved', 'you are the human gate for tools that require one (git_commit)')
+    .action(async (toolId: string, rawArgs: string | undefined, options: CallOptions) => {
+      setExit(await runCall(toolId, rawArgs, options, io));
+    });
+}
+
+async function runCall(
+  toolId: string,
+  rawArgs: string | undefined,
+  options: CallOptions,
+  io: CliIo,
+): Promise<number> {
+  const json = options.json === true;
+  const settings = settingsFromOptions(options, io);
+  const args = await readCallArgs(rawArgs, io.stdin);
+  const interaction = detectInteraction(io, { json, stdinUsed: rawArgs === '-' });
+  const interrupts = trapInterrupts(io);
+  try {
+    const session = await openSession({
+      settings,
+      ...(interaction.prompter === undefined
+        ? { nonInteractiveReason: interaction.reason }
+        : { prompter: interaction.prompter }),
+      ...(json || io.stderr.isTTY !== true ? {} : { progress: io.stderr }),
+      gateApproved: options.gateApproved === true,
+    });
+    const audit =
+      options.auditLog === undefined
+        ? undefined
+        : openAuditLog({
+            file: options.auditLog,
+            runId: session.runId,
+            scrub: redactSecretShapedText,
+          });
+    try {
+      return await dispatchOnce({
+        session,
+        audit,
+        toolId,
+        args,
+        json,
+        io,
+        signal: interrupts.signal,
+      });
+    } finally {
+      audit?.close();
+      await session.close();
+    }
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+interface DispatchInput {
+  readonly session: Session;
+  readonly audit: AuditLog | undefined;
+  readonly toolId: string;
+  readonly args: unknown;
+  readonly json: boolean;
+  readonly io: CliIo;
+  readonly signal: AbortSignal;
+}
+
+async function dispatchOnce(input: DispatchInput): Promise<number> {
+  const { session, audit, toolId, args, json, io, signal } = input;
+  const name = safeToolName(toolId);
+  audit?.write('tool_call', {
+    toolId: name,
+    toolInput: projectInput(args, session.registry.get(toolId)),
+  });
+  const context = session.context(toolId, signal, audit);
+  try {
+    const outcome = await session.registry.dispatch(
+      { id: `call-${session.runId}`, name: toolId, args },
+      context,
+    );
+    audit?.write('tool_result', { ...outcome.events.result });
+    const { result } = unwrapUntrusted(outcome.toolResult);
+    const media =
+      outcome.mediaAttachments === undefined ? [] : unwrapUntrusted(outcome.mediaAttachments);
+    if (json) {
+      printJson(io, {
+        ok: true,
+        exitCode: EXIT_CODES.success,
+        runId: session.runId,
+        tool: toolId,
+        result,
+        truncated: outcome.truncated,
+        spill: outcome.spill ?? null,
+        media: media.map(summariseMedia),
+        events: outcome.events,
+      });
+    } else {
+      printResult(io, result, outcome.truncated, outcome.spill?.ref, media);
+    }
+    return EXIT_CODES.success;
+  } catch (error) {
+    // Cancel wins: whatever the pipeline threw after an interrupt, the user asked to stop.
+    const report = describeFailure(signal.aborted ? new ToolCancelledError(toolId) : error);
+    audit?.write('tool_result', {
+      toolId: name,
+      success: false,
+      errorCode: report.code,
+      ...(report.reason === undefined ? {} : { reason: report.reason }),
+    });
+    printFailure(io, json, report, { runId: session.runId, tool: name });
+    return report.exitCode;
+  }
+}
+
+// The audit's tool_call: the caller's arguments minus config-only keys (the pipeline ignores
+// those from a caller); string leaves are scrubbed again by the audit log itself.
+function projectInput(args: unknown, tool: AnyToolDef | undefined): unknown {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  const hidden = new Set(tool?.configOnlyParams ?? []);
+  return Object.fromEntries(Object.entries(args).filter(([key]) => !hidden.has(key)));
+}
+
+function summariseMedia(part: DurableMediaPart) {
+  return { handle: part.handle, mimeType: part.mimeType, sizeBytes: part.sizeBytes };
+}
+
+function printResult(
+  io: CliIo,
+  result: unknown,
+  truncated: boolean,
+  spillRef: string | undefined,
+  media: readonly DurableMediaPart[],
+): void {
+  const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2);
+  io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  for (const part of media) {
+    io.stderr.write(`toolhost: media ${part.handle} (${part.mimeType}, ${part.sizeBytes} bytes)\n`);
+  }
+  if (truncated) {
+    io.stderr.write(
+      `toolhost: result truncated for the model${spillRef === undefined ? '' : `; full output at ${spillRef}`}\n`,
+    );
+  }
+}

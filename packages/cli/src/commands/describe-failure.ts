@@ -1,0 +1,85 @@
+import {
+  ToolArgsInvalidError,
+  ToolDeniedByUserError,
+  ToolDispatchError,
+  ToolExecutionError,
+  ToolPolicyError,
+  ToolUnavailableError,
+  UnknownToolError,
+} from '@toolhost/core';
+import { CliExitError, CliUsageError } from '../cli-error.js';
+import { EXIT_CODES, exitCodeFor } from '../exit-codes.js';
+
+/** A failure as the CLI reports it: secret-free by construction (fixed templates, codes, fields). */
+export interface FailureReport {
+  readonly exitCode: number;
+  readonly code: string;
+  readonly name: string;
+  readonly message: string;
+  readonly reason?: string;
+  /** The approver's display-safe label, or the approval hook's "how to allow it". */
+  readonly userReason?: string;
+  readonly fields?: readonly string[];
+  readonly hint?: string;
+}
+
+/** Maps anything a command threw to its report; an unknown throw is an internal failure. */
+export function describeFailure(error: unknown): FailureReport {
+  if (error instanceof CliUsageError) {
+    return { exitCode: error.exitCode, code: 'usage', name: error.name, message: error.message };
+  }
+  if (error instanceof CliExitError) {
+    return { exitCode: error.exitCode, code: 'refused', name: error.name, message: error.message };
+  }
+  if (error instanceof ToolDispatchError) {
+    return {
+      exitCode: exitCodeFor(error.code),
+      code: error.code,
+      name: error.name,
+      message: error.message,
+      ...detail(error),
+    };
+  }
+  // Never print a foreign error's message: it may hold a path or a value.
+  return {
+    exitCode: EXIT_CODES.executionFailed,
+    code: 'internal',
+    name: 'InternalError',
+    message: 'toolhost: internal error (run with NODE_DEBUG=toolhost for details)',
+  };
+}
+
+function detail(error: ToolDispatchError): Partial<FailureReport> {
+  if (error instanceof ToolPolicyError) return { reason: error.reason, ...policyHint(error) };
+  if (error instanceof ToolDeniedByUserError) {
+    return {
+      reason: error.reason,
+      ...(error.userReason === undefined ? {} : { userReason: error.userReason }),
+    };
+  }
+  if (error instanceof ToolArgsInvalidError) return { fields: error.fields };
+  if (error instanceof ToolExecutionError) return { reason: error.reason };
+  if (error instanceof ToolUnavailableError) {
+    return { reason: error.capability, hint: 'this host has no such arm; see `toolhost doctor`' };
+  }
+  if (error instanceof UnknownToolError)
+    return { hint: 'list granted tools with `toolhost tools`' };
+  return {};
+}
+
+function policyHint(error: ToolPolicyError): { hint?: string } {
+  switch (error.reason) {
+    case 'not_granted':
+      return { hint: 'add the tool to "tools" in toolhost.config.json, or pass --tools' };
+    case 'command_not_allowed':
+      return {
+        hint: 'add the exact command to "allowedCommands" (or --allow-command); `toolhost explain` shows why',
+      };
+    case 'domain_not_allowed':
+      return { hint: 'add the host to "allowedDomains" (or --allow-domain)' };
+    case 'gate_required':
+      return { hint: 'this tool needs a human gate: pass --gate-approved to `toolhost call`' };
+    default:
+      return {};
+  }
+}

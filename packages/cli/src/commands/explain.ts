@@ -1,0 +1,366 @@
+import {
+  BUILTIN_TOOLS,
+  createToolRegistry,
+  redactSecretShapedText,
+  ToolArgsInvalidError,
+  ToolPolicyError,
+  UnknownToolError,
+  type AnyToolDef,
+  type PolicyTarget,
+  type ToolApprovalRequest,
+  type ToolDispatchContext,
+} from '@toolhost/core';
+import type { Command } from 'commander';
+import { createConfirmHook } from '../approval/create-confirm-hook.js';
+import type { EffectiveSettings } from '../config/resolve-settings.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { printJson, type CliIo } from './cli-io.js';
+import { describeFailure } from './describe-failure.js';
+import { judgeFsPath } from './judge-fs-path.js';
+import { judgeTool } from './judge-tool.js';
+import { matchCommandGlob } from './match-command-glob.js';
+import {
+  addPolicyOptions,
+  settingsFromOptions,
+  type PolicyOptionValues,
+} from './policy-options.js';
+import { createProbeHost } from './probe-host.js';
+import { readCallArgs } from './read-call-args.js';
+import { safeToolName } from './safe-tool-name.js';
+
+/** One line of the dry run. */
+export interface ExplainStep {
+  readonly step:
+    'resolve' | 'grant' | 'args' | 'policy' | 'allowlist' | 'domain' | 'fs' | 'approval' | 'host';
+  readonly status: 'pass' | 'fail' | 'ask' | 'info';
+  readonly detail: string;
+}
+
+interface ExplainOptions extends PolicyOptionValues {
+  readonly gateApproved?: boolean;
+}
+
+/** `toolhost explain <tool> [json-args]`: the pipeline walked up to the host call, no effect. */
+export function registerExplain(
+  program: Command,
+  io: CliIo,
+  setExit: (code: number) => void,
+): void {
+  addPolicyOptions(
+    program
+      .command('explain')
+      .description('dry run: which step would allow or refuse this call, and why')
+      .argument('<tool>', 'tool id')
+      .argument('[json-args]', 'arguments: JSON text, @file.json, or - for stdin'),
+  )
+    .option('--gate-approved', 'judge as if you are the human gate')
+    .action(async (toolId: string, rawArgs: string | undefined, options: ExplainOptions) => {
+      const settings = settingsFromOptions(options, io);
+      const args = await readCallArgs(rawArgs, io.stdin);
+      const { steps, exitCode } = await explainCall(
+        toolId,
+        args,
+        settings,
+        options.gateApproved === true,
+      );
+      if (options.json === true) {
+        printJson(io, {
+          tool: safeToolName(toolId),
+          allowed: exitCode === EXIT_CODES.success,
+          exitCode,
+          steps,
+        });
+      } else {
+        io.stdout.write(renderSteps(safeToolName(toolId), steps, exitCode));
+      }
+      setExit(exitCode);
+    });
+}
+
+/**
+ * Runs the REAL registry pipeline against a probe host whose every arm refuses, with a recording
+ * approval hook and a `beforeDispatch` that stops the walk just before the host call. So the
+ * order and the checks are the engine's own, and nothing can reach an effect.
+ */
+export async function explainCall(
+  toolId: string,
+  args: unknown,
+  settings: EffectiveSettings,
+  gateApproved: boolean,
+): Promise<{ steps: ExplainStep[]; exitCode: number }> {
+  const readOnly = settings.mode === 'plan';
+  const probeHost = createProbeHost({ readOnly });
+  const registry = createToolRegistry({ tools: [...BUILTIN_TOOLS], host: probeHost });
+  let approvalRequest: ToolApprovalRequest | undefined;
+  let reached: { target?: PolicyTarget } | undefined;
+  const stop = new Error('explain: stopped before the host call');
+  const parameters = settings.toolConfig[toolId];
+  const context: ToolDispatchContext = {
+    nodeId: 'explain',
+    grantedToolIds: new Set(settings.grant),
+    config: parameters === undefined ? {} : { parameters },
+    toolPolicy: settings.toolPolicy,
+    fsScope: settings.fsScope,
+    gateApproved,
+    approval: {
+      confirm: (request) => {
+        approvalRequest = request;
+        return Promise.resolve({ outcome: 'approve' });
+      },
+    },
+    beforeDispatch: (_id, target) => {
+      reached = target === undefined ? {} : { target };
+      throw stop;
+    },
+    limits: settings.limits,
+  };
+  let failure: unknown;
+  try {
+    await registry.dispatch({ id: 'explain', name: toolId, args }, context);
+  } catch (error) {
+    failure = error;
+  }
+  const tool = registry.get(toolId);
+  const steps: ExplainStep[] = [];
+  if (tool === undefined || failure instanceof UnknownToolError) {
+    steps.push({ step: 'resolve', status: 'fail', detail: 'no registered tool has this exact id' });
+    return { steps, exitCode: EXIT_CODES.invalidArgs };
+  }
+  steps.push({ step: 'resolve', status: 'pass', detail: `${tool.source} tool` });
+  if (failure instanceof ToolPolicyError && failure.reason === 'not_granted') {
+    steps.push({
+      step: 'grant',
+      status: 'fail',
+      detail: 'not in "tools" (the grant) → not_granted',
+    });
+    return { steps, exitCode: EXIT_CODES.denied };
+  }
+  steps.push({ step: 'grant', status: 'pass', detail: 'in the grant' });
+  if (failure instanceof ToolArgsInvalidError) {
+    const issues = failure.issues.map((issue) => `${issue.field} (${issue.problem})`).join(', ');
+    steps.push({ step: 'args', status: 'fail', detail: issues });
+    return { steps, exitCode: EXIT_CODES.invalidArgs };
+  }
+  steps.push({ step: 'args', status: 'pass', detail: describeEffectiveArgs(tool, parameters) });
+  const target = reached?.target ?? computeTarget(tool, args, parameters);
+  steps.push(...policySteps(tool, target, settings, failure));
+  if (failure !== undefined && failure !== stop) {
+    return { steps, exitCode: describeFailure(failure).exitCode };
+  }
+  const refusedByFs = fsStep(tool, target, settings, steps);
+  const approval = await approvalStep(tool, approvalRequest, settings);
+  steps.push(approval);
+  const verdict = judgeTool(tool, probeHost, settings, {});
+  if (!verdict.available) {
+    steps.push({ step: 'host', status: 'fail', detail: `this host has no ${verdict.needs} arm` });
+    return { steps, exitCode: EXIT_CODES.unavailable };
+  }
+  steps.push({ step: 'host', status: 'info', detail: `would call the ${verdict.needs} arm` });
+  const refused = refusedByFs || approval.status === 'fail';
+  return { steps, exitCode: refused ? EXIT_CODES.denied : EXIT_CODES.success };
+}
+
+function describeEffectiveArgs(
+  tool: AnyToolDef,
+  parameters: Readonly<Record<string, unknown>> | undefined,
+): string {
+  const fromConfig = Object.keys(parameters ?? {});
+  const hidden = tool.configOnlyParams ?? [];
+  const notes = ['valid'];
+  if (fromConfig.length > 0) notes.push(`from toolConfig: ${fromConfig.join(', ')}`);
+  if (hidden.length > 0) notes.push(`config-only (a caller cannot set): ${hidden.join(', ')}`);
+  return notes.join('; ');
+}
+
+// The pipeline refused before handing us its target, so recompute it the same pure way.
+function computeTarget(
+  tool: AnyToolDef,
+  args: unknown,
+  parameters: Readonly<Record<string, unknown>> | undefined,
+): PolicyTarget | undefined {
+  if (tool.policyTarget === undefined) return undefined;
+  try {
+    const modelArgs = typeof args === 'object' && args !== null ? args : {};
+    const hidden = new Set(tool.configOnlyParams ?? []);
+    const visible = Object.fromEntries(
+      Object.entries(modelArgs).filter(([key]) => !hidden.has(key)),
+    );
+    return tool.policyTarget(tool.parseArgs({ ...visible, ...parameters }));
+  } catch {
+    return undefined;
+  }
+}
+
+function policySteps(
+  tool: AnyToolDef,
+  target: PolicyTarget | undefined,
+  settings: EffectiveSettings,
+  failure: unknown,
+): ExplainStep[] {
+  const reason = failure instanceof ToolPolicyError ? failure.reason : undefined;
+  const steps: ExplainStep[] = [];
+  if (tool.policy.requiresGateApproval) {
+    steps.push(
+      reason === 'gate_required'
+        ? {
+            step: 'policy',
+            status: 'fail',
+            detail: 'needs a human gate → gate_required (--gate-approved)',
+          }
+        : { step: 'policy', status: 'pass', detail: 'human gate approved' },
+    );
+  }
+  if (tool.policy.spawnsProcess && target?.command !== undefined) {
+    steps.push(allowlistStep(target, settings, reason === 'command_not_allowed'));
+  }
+  if (tool.policy.egress === 'http' && target?.url !== undefined) {
+    steps.push(domainStep(target.url, settings, reason));
+  }
+  if (reason !== undefined && steps.every((step) => step.status !== 'fail')) {
+    steps.push({ step: 'policy', status: 'fail', detail: `refused → ${reason}` });
+  }
+  return steps;
+}
+
+function allowlistStep(
+  target: PolicyTarget,
+  settings: EffectiveSettings,
+  refused: boolean,
+): ExplainStep {
+  const command = target.command ?? '';
+  const shown = JSON.stringify(redactSecretShapedText(command));
+  const { allowedCommands, allowedCommandGlobs } = settings.toolPolicy;
+  if (allowedCommands.includes(command)) {
+    return {
+      step: 'allowlist',
+      status: 'pass',
+      detail: `${shown} is an exact allowedCommands entry`,
+    };
+  }
+  const glob = allowedCommandGlobs.find((entry) => matchCommandGlob(entry, command));
+  if (glob === undefined) {
+    const empty = allowedCommands.length === 0 && allowedCommandGlobs.length === 0;
+    return {
+      step: 'allowlist',
+      status: 'fail',
+      detail: `${shown} matches no exact entry and no glob${empty ? ' (both lists are empty: deny all)' : ''} → command_not_allowed`,
+    };
+  }
+  if (refused) {
+    return {
+      step: 'allowlist',
+      status: 'fail',
+      detail: `${shown} matches glob ${JSON.stringify(glob)} but trips the argument-trap floor (an execute/write/config option, or a shell/launcher) → command_not_allowed`,
+    };
+  }
+  return {
+    step: 'allowlist',
+    status: 'pass',
+    detail: `${shown} matches glob ${JSON.stringify(glob)} and passes the argument-trap floor`,
+  };
+}
+
+function domainStep(
+  url: string,
+  settings: EffectiveSettings,
+  reason: string | undefined,
+): ExplainStep {
+  let host = '(unparseable URL)';
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    // keep the placeholder: the pipeline refuses it anyway
+  }
+  if (reason === 'insecure_url') {
+    return { step: 'domain', status: 'fail', detail: 'not an https URL → insecure_url' };
+  }
+  if (reason === 'domain_not_allowed') {
+    const empty = settings.toolPolicy.allowedDomains.length === 0;
+    return {
+      step: 'domain',
+      status: 'fail',
+      detail: `${host} is not in allowedDomains${empty ? ' (empty: deny all)' : ''} → domain_not_allowed`,
+    };
+  }
+  return {
+    step: 'domain',
+    status: 'pass',
+    detail: `${host} is in allowedDomains (the SSRF floor re-checks every resolved address at run time)`,
+  };
+}
+
+function fsStep(
+  tool: AnyToolDef,
+  target: PolicyTarget | undefined,
+  settings: EffectiveSettings,
+  steps: ExplainStep[],
+): boolean {
+  if (!tool.policy.fsScoped || target?.path === undefined) return false;
+  const verdict = judgeFsPath(
+    target.path,
+    tool.policy.fsWrite === true ? 'write' : 'read',
+    settings,
+  );
+  steps.push({
+    step: 'fs',
+    status: verdict.allowed ? 'pass' : 'fail',
+    detail: verdict.allowed ? verdict.detail : `${verdict.detail} → ${verdict.rule}`,
+  });
+  return !verdict.allowed;
+}
+
+async function approvalStep(
+  tool: AnyToolDef,
+  request: ToolApprovalRequest | undefined,
+  settings: EffectiveSettings,
+): Promise<ExplainStep> {
+  if (request === undefined) {
+    return {
+      step: 'approval',
+      status: 'pass',
+      detail: 'not a governed action: no approval needed',
+    };
+  }
+  let asked = false;
+  const confirm = createConfirmHook({
+    mode: settings.mode,
+    prompter: {
+      ask: () => {
+        asked = true;
+        return Promise.resolve({ choice: 'no' });
+      },
+    },
+    paths: {
+      root: settings.root,
+      stateDir: settings.stateDir,
+      ...(settings.configFile === undefined ? {} : { configFile: settings.configFile }),
+    },
+  });
+  const decision = await confirm(request);
+  const label = `${request.action} action of ${tool.id}`;
+  if (asked) {
+    return {
+      step: 'approval',
+      status: 'ask',
+      detail: `${label}: mode ${settings.mode} asks a human (refused without a terminal, with --json or under CI)`,
+    };
+  }
+  return decision.outcome === 'approve'
+    ? { step: 'approval', status: 'pass', detail: `${label}: mode ${settings.mode} approves it` }
+    : { step: 'approval', status: 'fail', detail: `${label}: ${decision.reason ?? 'refused'}` };
+}
+
+const MARKS = { pass: '✓', fail: '✗', ask: '?', info: '·' } as const;
+
+function renderSteps(tool: string, steps: readonly ExplainStep[], exitCode: number): string {
+  const lines = [`explain ${tool}`];
+  for (const step of steps)
+    lines.push(`  ${MARKS[step.status]} ${step.step.padEnd(9)} ${step.detail}`);
+  const failed = steps.find((step) => step.status === 'fail');
+  lines.push(
+    failed === undefined
+      ? `verdict: would run${steps.some((step) => step.status === 'ask') ? ' after your approval' : ''}`
+      : `verdict: refused at ${failed.step} (exit ${exitCode})`,
+  );
+  return `${lines.join('\n')}\n`;
+}

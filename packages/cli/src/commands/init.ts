@@ -1,0 +1,66 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { CliUsageError } from '../cli-error.js';
+import { CONFIG_FILE_NAME } from '../config/load-config.js';
+import { parseConfig } from '../config/load-config.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import type { CliIo } from './cli-io.js';
+
+/**
+ * The starter config. JSON has no comments, so the schema admits two keys for humans: `$schema`
+ * (editor completion and hover docs) and `$comment` (free text, ignored). Everything else is
+ * strict, so a typo is an error rather than a silently ignored setting.
+ */
+export const STARTER_CONFIG = {
+  $schema: './node_modules/@toolhost/cli/schema/toolhost.config.schema.json',
+  $comment: [
+    'toolhost config. Reference: the @toolhost/cli README. Every list below is deny-all when empty.',
+    'tools: the grant. Only these tool ids can be called.',
+    'fsScope: sandboxed (this root) | project (+ extraRoots) | full (no jail: trusted use only).',
+    'allowedCommands: exact command strings (command + args, one space). Globs: allowedCommandGlobs.',
+    'allowedDomains: exact hosts http_request may reach (https only; private addresses always blocked).',
+    'mode: ask | plan refuse writes, commands, network and OS actions; accept-edits asks you;',
+    '      auto approves them except protected paths (config, .git, CI, shell files), which ask.',
+    'toolConfig: per-tool values the model can never set, e.g. run_command.timeoutMs.',
+    'credentials: where secrets live (env var or file), referenced by name; never the secret itself.',
+  ],
+  tools: ['read_file', 'list_directory', 'git_status', 'write_file', 'run_command'],
+  fsScope: 'sandboxed',
+  extraRoots: [],
+  allowedCommands: ['npm test', 'git diff'],
+  allowedCommandGlobs: [],
+  allowedDomains: [],
+  mode: 'accept-edits',
+  limits: { maxBytes: 51200, maxLines: 2000 },
+  toolConfig: { run_command: { timeoutMs: 120000 } },
+  mcpServers: {},
+  credentials: {},
+} as const;
+
+/** `toolhost init`: writes the starter config into the root (never over an existing file). */
+export function registerInit(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  program
+    .command('init')
+    .description(`write a starter ${CONFIG_FILE_NAME}`)
+    .option('--root <dir>', 'where to write it (default: the current directory)')
+    .option('--force', 'overwrite an existing config file')
+    .action((options: { root?: string; force?: boolean }) => {
+      const file = path.resolve(io.cwd, options.root ?? '.', CONFIG_FILE_NAME);
+      const text = `${JSON.stringify(STARTER_CONFIG, null, 2)}\n`;
+      // The starter must pass our own validation; a broken template would be a bad first impression.
+      parseConfig(text);
+      try {
+        writeFileSync(file, text, { flag: options.force === true ? 'w' : 'wx' });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? 'unwritable';
+        throw new CliUsageError(
+          code === 'EEXIST'
+            ? `${CONFIG_FILE_NAME} already exists; pass --force to overwrite it`
+            : `cannot write ${CONFIG_FILE_NAME} (${code})`,
+        );
+      }
+      io.stdout.write(`wrote ${CONFIG_FILE_NAME}; check it with \`toolhost doctor\`\n`);
+      setExit(EXIT_CODES.success);
+    });
+}

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { APPROVAL_MODES, FS_SCOPES } from '../config/config-schema.js';
+import { loadConfig } from '../config/load-config.js';
+import {
+  resolveSettings,
+  type EffectiveSettings,
+  type SettingsFlags,
+} from '../config/resolve-settings.js';
+import type { CliIo } from './cli-io.js';
+
+/** The option values every policy-aware command accepts. */
+export interface PolicyOptionValues {
+  readonly root?: string;
+  readonly config?: string;
+  readonly tools?: string[];
+  readonly fsScope?: string;
+  readonly extraRoot?: string[];
+  readonly allowCommand?: string[];
+  readonly allowCommandGlob?: string[];
+  readonly allowDomain?: string[];
+  readonly mode?: string;
+  readonly maxBytes?: number;
+  readonly maxLines?: number;
+  readonly stateDir?: string;
+  readonly json?: boolean;
+}
+
+/** Adds the config/policy flags; each overrides the config file's value (lists replace). */
+export function addPolicyOptions(command: Command): Command {
+  return command
+    .option('--root <dir>', 'workspace root (default: the current directory)')
+    .option('--config <file>', 'config file (default: <root>/toolhost.config.json if present)')
+    .option('--tools <ids>', 'granted tool ids, comma-separated (replaces "tools")', splitList)
+    .addOption(new Option('--fs-scope <tier>', 'filesystem tier').choices(FS_SCOPES))
+    .option('--extra-root <dir>', 'extra root for the project tier (repeatable)', collect)
+    .option('--allow-command <command>', 'exact allowed command string (repeatable)', collect)
+    .option('--allow-command-glob <glob>', 'allowed command glob (repeatable)', collect)
+    .option('--allow-domain <host>', 'allowed http_request host (repeatable)', collect)
+    .addOption(new Option('--mode <mode>', 'approval mode').choices(APPROVAL_MODES))
+    .option('--max-bytes <n>', 'model-facing result ceiling in bytes', positiveInt)
+    .option('--max-lines <n>', 'model-facing result ceiling in lines', positiveInt)
+    .option('--state-dir <dir>', 'state directory (spills, media store)')
+    .option('--json', 'machine-readable output on stdout');
+}
+
+/** Loads the config and applies the flags; throws `CliUsageError` on any problem. */
+export function settingsFromOptions(options: PolicyOptionValues, io: CliIo): EffectiveSettings {
+  const root = path.resolve(io.cwd, options.root ?? '.');
+  // Errors name the file as the user typed it, never the resolved path.
+  const loaded =
+    options.config === undefined
+      ? loadConfig(root)
+      : loadConfig(root, path.resolve(io.cwd, options.config), options.config);
+  const flags: SettingsFlags = {
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
+    ...(options.fsScope === undefined ? {} : { fsScope: options.fsScope }),
+    ...(options.extraRoot === undefined
+      ? {}
+      : { extraRoots: options.extraRoot.map((entry) => path.resolve(io.cwd, entry)) }),
+    ...(options.allowCommand === undefined ? {} : { allowCommands: options.allowCommand }),
+    ...(options.allowCommandGlob === undefined
+      ? {}
+      : { allowCommandGlobs: options.allowCommandGlob }),
+    ...(options.allowDomain === undefined ? {} : { allowDomains: options.allowDomain }),
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+    ...(options.maxLines === undefined ? {} : { maxLines: options.maxLines }),
+    ...(options.stateDir === undefined ? {} : { stateDir: path.resolve(io.cwd, options.stateDir) }),
+  };
+  return resolveSettings(root, loaded, flags);
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+function positiveInt(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) {
+    throw new InvalidArgumentError('expected a positive integer');
+  }
+  return parsed;
+}

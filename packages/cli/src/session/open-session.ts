@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BUILTIN_TOOLS,
+  createToolRegistry,
+  type AnyToolDef,
+  type ToolDispatchContext,
+  type ToolHost,
+  type ToolId,
+} from '@toolhost/core';
+import { createNodeToolHost } from '@toolhost/node';
+import { ApprovalCache } from '../approval/approval-cache.js';
+import type { ApprovalPrompter } from '../approval/approval-prompter.js';
+import { createConfirmHook } from '../approval/create-confirm-hook.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { EffectiveSettings } from '../config/resolve-settings.js';
+import { withProcessProgress } from '../progress/with-process-progress.js';
+import { createCredentialResolver } from './resolve-credential.js';
+
+/** How a session talks to its human, if there is one. */
+export interface SessionOptions {
+  readonly settings: EffectiveSettings;
+  readonly runId?: string;
+  /** Absent ⇒ non-interactive: approvals that need a human are refused. */
+  readonly prompter?: ApprovalPrompter;
+  /** Why there is no prompter; shown in the refusal. */
+  readonly nonInteractiveReason?: string;
+  /** A TTY stream for the elapsed-time display of long commands. */
+  readonly progress?: NodeJS.WriteStream;
+  /** The human invoking the CLI is the gate for `requiresGateApproval` tools. */
+  readonly gateApproved?: boolean;
+}
+
+/** An assembled registry + Node host + approval policy for one CLI run. */
+export interface Session {
+  readonly settings: EffectiveSettings;
+  readonly runId: string;
+  readonly host: ToolHost;
+  readonly registry: ReturnType<typeof createToolRegistry>;
+  /** Every registered tool (built-ins and discovered MCP tools). */
+  readonly tools: readonly AnyToolDef[];
+  /** The granted subset, in id order. */
+  readonly grantedTools: readonly AnyToolDef[];
+  /** The dispatch context of one call of `toolId`; approval requests go to `audit`. */
+  context(toolId: ToolId, signal?: AbortSignal, audit?: AuditLog): ToolDispatchContext;
+  close(): Promise<void>;
+}
+
+/** Builds the host, the registry and the approval hook from effective settings. */
+export async function openSession(options: SessionOptions): Promise<Session> {
+  const { settings } = options;
+  const runId = options.runId ?? randomUUID();
+  const resolveCredential = createCredentialResolver(settings.credentials);
+  const created = await createNodeToolHost({
+    root: settings.root,
+    fsScope: settings.fsScope,
+    extraRoots: settings.extraRoots,
+    stateDir: settings.stateDir,
+    // Plan mode is read-only all the way down, not only at the approval gate.
+    readOnly: settings.mode === 'plan',
+    runId,
+    ...(settings.configFile === undefined ? {} : { configFile: settings.configFile }),
+    egress: { resolveCredential },
+  });
+  const host =
+    options.progress === undefined
+      ? created.host
+      : withProcessProgress(created.host, { stream: options.progress });
+  const tools = [...BUILTIN_TOOLS];
+  const registry = createToolRegistry({ tools, host });
+  const granted = new Set(settings.grant);
+  const grantedTools = tools.filter((tool) => granted.has(tool.id));
+  const confirm = createConfirmHook({
+    mode: settings.mode,
+    ...(options.prompter === undefined ? {} : { prompter: options.prompter }),
+    ...(options.nonInteractiveReason === undefined
+      ? {}
+      : { nonInteractiveReason: options.nonInteractiveReason }),
+    paths: {
+      root: settings.root,
+      stateDir: settings.stateDir,
+      ...(settings.configFile === undefined ? {} : { configFile: settings.configFile }),
+    },
+    cache: new ApprovalCache(),
+  });
+  return {
+    settings,
+    runId,
+    host,
+    registry,
+    tools,
+    grantedTools,
+    context(toolId, signal, audit) {
+      const parameters = settings.toolConfig[toolId];
+      return {
+        nodeId: 'cli',
+        grantedToolIds: granted,
+        config: parameters === undefined ? {} : { parameters },
+        toolPolicy: settings.toolPolicy,
+        fsScope: settings.fsScope,
+        gateApproved: options.gateApproved ?? false,
+        approval: {
+          confirm,
+          // The event type has no `unredactedPreview`; copy the three fields by name so a
+          // wider object handed in at runtime cannot carry it into the log.
+          emitApprovalRequested: (event) =>
+            audit?.write('approval_requested', {
+              toolId: event.toolId,
+              action: event.action,
+              preview: event.preview,
+            }),
+        },
+        limits: settings.limits,
+        mediaScope: `workspace:${settings.root}`,
+        ...(signal === undefined ? {} : { signal }),
+      };
+    },
+    close: async () => {
+      await created.close();
+    },
+  };
+}
