@@ -5,6 +5,8 @@
 export function normalizeHost(host: string): string | undefined {
   // The WHATWG parser is the one every HTTP client here uses, so its answer is the host that
   // would actually be dialled: IDN → punycode, `0x7f.1` → `127.0.0.1`, fullwidth dots → `.`.
+  // `a.com:443` would parse with the default port erased; a port is never part of a host.
+  if (/:[^\]]*$/.test(host)) return undefined;
   let parsed: URL;
   try {
     parsed = new URL(`https://${host}/`);

@@ -16,6 +16,8 @@ export interface TestHttpsServer {
   handler: TestHandler;
   /** Every request the server saw, in order. */
   readonly seen: IncomingMessage[];
+  /** TLS connections accepted so far. */
+  readonly connections: () => number;
   /** A `dialTcp` that records each validated target and connects to this server instead. */
   dialToHere(dials: DialTarget[]): (target: DialTarget) => Socket;
   close(): Promise<void>;
@@ -34,12 +36,17 @@ export async function startTestHttpsServer(certificate: TestCertificate): Promis
       state.handler(request, response);
     },
   );
+  let connections = 0;
+  server.on('secureConnection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     port,
     server,
     seen,
+    connections: () => connections,
     get handler() {
       return state.handler;
     },

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+
+import { readResponseBody } from './read-response-body.js';
+
+async function* chunks(...parts: Uint8Array[]): AsyncIterable<Uint8Array> {
+  for (const part of parts) yield part;
+}
+
+const bytes = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+
+describe('readResponseBody', () => {
+  it('returns a small text body whole', async () => {
+    const read = await readResponseBody({
+      toolId: 'http_request',
+      body: chunks(bytes('hello '), bytes('world')),
+      contentType: 'text/plain; charset=utf-8',
+      maxBytes: 100,
+    });
+
+    expect(read).toEqual({ kind: 'text', text: 'hello world' });
+  });
+
+  it('cuts text at the cap on a code-point boundary', async () => {
+    const read = await readResponseBody({
+      toolId: 'http_request',
+      body: chunks(bytes('ab€€')),
+      contentType: 'text/plain',
+      maxBytes: 6,
+    });
+
+    expect(read).toEqual({ kind: 'text', text: 'ab€', truncatedAt: 5 });
+  });
+
+  it('stops pulling chunks once the cap is reached', async () => {
+    let pulled = 0;
+    async function* endless(): AsyncIterable<Uint8Array> {
+      for (;;) {
+        pulled += 1;
+        yield new Uint8Array(1024).fill(0x61);
+      }
+    }
+
+    await readResponseBody({
+      toolId: 'http_request',
+      body: endless(),
+      contentType: 'text/plain',
+      maxBytes: 4096,
+    });
+
+    expect(pulled).toBe(5);
+  });
+
+  it('treats a NUL in the first bytes as binary whatever the content-type says', async () => {
+    const read = await readResponseBody({
+      toolId: 'http_request',
+      body: chunks(new Uint8Array([0x50, 0x00, 0x4b])),
+      contentType: 'text/plain',
+      maxBytes: 100,
+    });
+
+    expect(read).toMatchObject({ kind: 'binary', mimeType: 'text/plain' });
+  });
+
+  it('treats an image content-type as binary', async () => {
+    const read = await readResponseBody({
+      toolId: 'http_request',
+      body: chunks(bytes('GIF89a')),
+      contentType: 'image/gif',
+      maxBytes: 100,
+    });
+
+    expect(read).toMatchObject({ kind: 'binary', mimeType: 'image/gif' });
+  });
+
+  it('keeps JSON as text', async () => {
+    const read = await readResponseBody({
+      toolId: 'http_request',
+      body: chunks(bytes('{"a":1}')),
+      contentType: 'application/problem+json',
+      maxBytes: 100,
+    });
+
+    expect(read).toEqual({ kind: 'text', text: '{"a":1}' });
+  });
+
+  it('refuses a binary body past the cap as too_large', async () => {
+    const attempt = readResponseBody({
+      toolId: 'http_request',
+      body: chunks(new Uint8Array(200)),
+      contentType: 'application/octet-stream',
+      maxBytes: 100,
+    });
+
+    await expect(attempt).rejects.toMatchObject({ code: 'tool_failed', reason: 'too_large' });
+  });
+});

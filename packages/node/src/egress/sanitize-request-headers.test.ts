@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+
+import { sanitizeRequestHeaders } from './sanitize-request-headers.js';
+
+describe('sanitizeRequestHeaders', () => {
+  it('lowercases names and keeps ordinary headers', () => {
+    const headers = sanitizeRequestHeaders('http_request', { Accept: 'application/json' });
+
+    expect(headers).toEqual({ accept: 'application/json' });
+  });
+
+  it.each([
+    'Host',
+    'Content-Length',
+    'Transfer-Encoding',
+    'Connection',
+    'Keep-Alive',
+    'Upgrade',
+    'TE',
+    'Trailer',
+    'Proxy-Authorization',
+    'X-Forwarded-For',
+    'X-Forwarded-Host',
+    'Forwarded',
+    'X-Real-IP',
+    'True-Client-IP',
+  ])('drops %s', (name) => {
+    const headers = sanitizeRequestHeaders('http_request', { [name]: 'x', accept: '*/*' });
+
+    expect(headers).toEqual({ accept: '*/*' });
+  });
+
+  it.each([
+    ['CR LF in a value', { 'x-a': 'v\r\nx-injected: 1' }],
+    ['a bare LF in a value', { 'x-a': 'v\nx' }],
+    ['NUL in a value', { 'x-a': 'v\0' }],
+    ['CR LF in a name', { 'x-a\r\nx-b': 'v' }],
+    ['a space in a name', { 'x a': 'v' }],
+    ['a colon in a name', { 'x:a': 'v' }],
+    ['an empty name', { '': 'v' }],
+  ])('refuses %s', (_case, input) => {
+    expect(() => sanitizeRequestHeaders('http_request', input)).toThrow(
+      expect.objectContaining({ code: 'tool_denied', reason: 'header_not_allowed' }),
+    );
+  });
+});
