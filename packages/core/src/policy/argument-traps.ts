@@ -1,3 +1,6 @@
+import { BINARY_TRAPS } from './binary-argument-traps.js';
+import { findGitTrap } from './git-argument-traps.js';
+
 /**
  * The argument-trap floor: a command allowed only through a glob must not smuggle an execute,
  * write or config option of its binary (`git log *` must not allow `git log --output=/tmp/x`).
@@ -5,12 +8,15 @@
  * Exact allowlist entries skip this floor: they are the author's explicit choice.
  */
 export function findArgumentTrap(argv: readonly string[]): string | undefined {
-  const [command] = argv;
+  const [command, ...args] = argv;
   if (command === undefined || command === '') return 'empty_command';
   const binary = basename(command);
-  // Shells and launchers run whatever their arguments say; a glob can never allow them.
-  if (LAUNCHERS.has(binary)) return `launcher:${binary}`;
-  return undefined;
+  // Shells, launchers and interpreters run whatever their arguments say; a glob never allows them.
+  if (LAUNCHERS.has(binary) || /^(python|pypy|ruby|perl|php|lua|node)[0-9.]*$/.test(binary)) {
+    return `launcher:${binary}`;
+  }
+  if (binary === 'git') return findGitTrap(args);
+  return BINARY_TRAPS.get(binary)?.(args);
 }
 
 const LAUNCHERS: ReadonlySet<string> = new Set([
@@ -56,9 +62,61 @@ const LAUNCHERS: ReadonlySet<string> = new Set([
   'powershell',
   'cmd',
   'cmd.exe',
+  // Interpreters and tools whose argument is a program.
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'bunx',
+  'npx',
+  'pnpx',
+  'python',
+  'python3',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'tclsh',
+  'wish',
+  'rscript',
+  'osascript',
+  'jshell',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'sed',
+  'vi',
+  'vim',
+  'nvim',
+  'view',
+  'ex',
+  'ed',
+  'emacs',
+  'nano',
+  'xdg-open',
+  'open',
+  'systemd-run',
+  'at',
+  'batch',
+  'crontab',
+  'parallel',
+  'gdb',
+  'ssh-agent',
+  'dbus-launch',
+  'xvfb-run',
+  'firejail',
+  'bwrap',
+  'proot',
+  'fakeroot',
+  'faketime',
+  'torsocks',
+  'proxychains',
+  'proxychains4',
 ]);
 
 function basename(command: string): string {
   const cut = Math.max(command.lastIndexOf('/'), command.lastIndexOf('\\'));
-  return (cut === -1 ? command : command.slice(cut + 1)).toLowerCase();
+  // `GIT.EXE` is git to Windows; compare the name the OS resolves.
+  return (cut === -1 ? command : command.slice(cut + 1)).toLowerCase().replace(/\.exe$/, '');
 }

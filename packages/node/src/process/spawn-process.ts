@@ -37,7 +37,8 @@ export interface SpawnPlan {
  * Runs one resolved command: `shell: false`, stdin from /dev/null, its own process group, output
  * streamed into bounded buffers. Timeout or abort: SIGTERM to the tree, `killGraceMs`, then
  * SIGKILL. Settles only on `close`, and after any exit kills what is left of the tree.
- * Timeout → `ToolExecutionError('timed_out')`; abort → `ToolCancelledError`.
+ * Timeout → a result with `timedOut: true` (the tool maps it to `timed_out`); abort →
+ * `ToolCancelledError`.
  */
 export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise<ProcessResult> {
   // Abort after resolution but before the spawn starts nothing.
@@ -106,11 +107,11 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
         async ([out, err]) => {
           if (runToken !== undefined) await killProcessTree(tree, 'SIGKILL');
           if (ending === 'abort') return reject(new ToolCancelledError(plan.toolId));
-          if (ending === 'timeout') {
-            return reject(new ToolExecutionError(plan.toolId, 'timed_out', { recoverable: false }));
-          }
           if (spawnError !== undefined) return reject(spawnFailure(plan.toolId, spawnError));
-          resolve(toResult({ exitCode, exitSignal, out, err, durationMs }));
+          const result = toResult({ exitCode, exitSignal, out, err, durationMs });
+          // The calling tool turns this into `ToolExecutionError(<its id>, 'timed_out')`; the
+          // partial output stays available to a host that wants to log it.
+          resolve(ending === 'timeout' ? { ...result, timedOut: true } : result);
         },
       );
     });

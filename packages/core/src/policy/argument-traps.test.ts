@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { findArgumentTrap } from './argument-traps.js';
+
+interface CommandCase {
+  readonly id: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly expect: 'deny' | 'allow';
+  readonly rule: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+const corpus = JSON.parse(
+  readFileSync(new URL('../../../../test/corpus/commands.json', import.meta.url), 'utf8'),
+) as CommandCase[];
+
+describe('findArgumentTrap on the commands corpus', () => {
+  // The corpus README's configuration: `b *` globs, so every argv reaches the trap floor. The
+  // env cases are refused by the host's env floor, not by argv, so their argv must be clean.
+  const argvCases = corpus.filter((entry) => entry.env === undefined);
+
+  it.each(argvCases.filter((entry) => entry.expect === 'deny').map((entry) => [entry.id, entry]))(
+    'refuses %s',
+    (_id, entry) => {
+      expect(findArgumentTrap([entry.command, ...entry.args])).toBeDefined();
+    },
+  );
+
+  it.each(argvCases.filter((entry) => entry.expect === 'allow').map((entry) => [entry.id, entry]))(
+    'passes %s',
+    (_id, entry) => {
+      expect(findArgumentTrap([entry.command, ...entry.args])).toBeUndefined();
+    },
+  );
+
+  it.each(corpus.filter((entry) => entry.env !== undefined).map((entry) => [entry.id, entry]))(
+    'leaves %s (an env case) to the host env floor',
+    (_id, entry) => {
+      expect(findArgumentTrap([entry.command, ...entry.args])).toBeUndefined();
+    },
+  );
+});
+
+describe('findArgumentTrap traps', () => {
+  it.each([
+    ['git -c separate', ['git', '-c', 'core.pager=sh', 'status']],
+    ['git -c joined', ['git', '-ccore.pager=sh', 'status']],
+    ['git --config-env', ['git', '--config-env=core.pager=X', 'log']],
+    ['git --exec-path=', ['git', '--exec-path=/tmp/x', 'status']],
+    ['git --work-tree', ['git', '--work-tree', '/', 'status']],
+    ['git --output', ['git', 'log', '--output=/tmp/x']],
+    ['git --output separate', ['git', 'log', '--output', '/tmp/x']],
+    ['git --output after an operand', ['git', 'log', 'HEAD', '--output=/tmp/x']],
+    ['git abbreviated --output', ['git', 'diff', '--outp=/tmp/x']],
+    ['git --upload-pack', ['git', 'fetch', '--upload-pack=touch x', 'origin']],
+    ['git abbreviated --upload-pack', ['git', 'ls-remote', '--upload-p=touch x', 'origin']],
+    ['git --receive-pack', ['git', 'push', '--receive-pack=touch x', 'origin']],
+    ['git clone -u', ['git', 'clone', '-u', 'touch x', 'origin', 'dir']],
+    ['git clone -u joined in a cluster', ['git', 'clone', '-qutouch', 'origin']],
+    ['git clone --template', ['git', 'clone', '--template=/tmp/t', 'origin']],
+    ['git clone -c', ['git', 'clone', '-c', 'core.sshCommand=x', 'origin']],
+    ['git push --exec', ['git', 'push', '--exec=touch x', 'origin']],
+    ['git --ext-diff', ['git', 'diff', '--ext-diff']],
+    ['git --textconv', ['git', 'log', '-p', '--textconv']],
+    ['git grep -O', ['git', 'grep', '-Osh', 'TODO']],
+    ['git grep -O in a cluster', ['git', 'grep', '-nOsh', 'TODO']],
+    ['git grep --open-files-in-pager', ['git', 'grep', '--open-files-in-pager=sh', 'x']],
+    ['git rebase -x', ['git', 'rebase', '-x', 'touch x', 'main']],
+    ['git rebase --exec', ['git', 'rebase', '--exec=touch x', 'main']],
+    ['git difftool', ['git', 'difftool', '-x', 'touch x']],
+    ['git bisect run', ['git', 'bisect', 'run', 'touch', 'x']],
+    ['git diff --no-index', ['git', 'diff', '--no-index', '/etc/passwd', 'x']],
+    ['git ext:: URL on fetch', ['git', 'fetch', 'ext::sh -c x']],
+    ['git remote add ext::', ['git', 'remote', 'add', 'evil', 'ext::sh -c x']],
+    ['git alias', ['git', 'st']],
+    ['git config write', ['git', 'config', 'alias.st', '!touch x']],
+    ['git submodule foreach', ['git', 'submodule', 'foreach', 'touch x']],
+    ['git filter-branch', ['git', 'filter-branch', '--tree-filter', 'x']],
+    ['git format-patch -o', ['git', 'format-patch', '-o', '/tmp', 'HEAD~1']],
+    ['git via absolute path', ['/usr/bin/git', '-c', 'a=b', 'log']],
+    ['find -exec', ['find', '.', '-exec', 'touch', 'x', ';']],
+    ['find -execdir', ['find', '.', '-execdir', 'touch', 'x', '+']],
+    ['find -okdir', ['find', '.', '-okdir', 'x', ';']],
+    ['find -fprint0', ['find', '.', '-fprint0', '/tmp/x']],
+    ['find -exec after --', ['find', '--', '.', '-exec', 'x', ';']],
+    ['rg --pre separate', ['rg', '--pre', 'sh', 'TODO']],
+    ['rg --hostname-bin', ['rg', '--hostname-bin=x', '--hyperlink-format=default', 'x']],
+    ['tar --to-command', ['tar', '-xf', 'a.tar', '--to-command=sh']],
+    ['tar abbreviated --to-command', ['tar', '-xf', 'a.tar', '--to-com=sh']],
+    [
+      'tar --checkpoint-action',
+      ['tar', '-cf', 'a.tar', '--checkpoint=1', '--checkpoint-action=exec=sh', 'x'],
+    ],
+    ['tar -I', ['tar', '-I', 'sh', '-cf', 'a.tar', 'x']],
+    ['tar -I in an old-style bundle', ['tar', 'cIf', 'sh', 'a.tar', 'x']],
+    ['tar --use-compress-program', ['tar', '--use-compress-program=sh', '-cf', 'a.tar', 'x']],
+    ['tar remote archive', ['tar', '-xf', 'evil:/x']],
+    ['tar remote archive joined', ['tar', '-xfevil:/x']],
+    ['zip -T', ['zip', '-T', 'a.zip', 'x']],
+    ['zip -TT', ['zip', 'a.zip', 'x', '-TT', 'sh -c x']],
+    ['zip --unzip-command', ['zip', '--unzip-command=sh', 'a.zip', 'x']],
+    ['npm exec', ['npm', 'exec', 'evil']],
+    ['npm x', ['npm', 'x', 'evil']],
+    ['npm --prefix', ['npm', 'run', 'build', '--prefix', '/tmp/evil']],
+    ['npm --script-shell', ['npm', 'run', 'test', '--script-shell=/tmp/evil.sh']],
+    ['npm abbreviated --script-shell', ['npm', 'run', 'test', '--script-sh=/tmp/evil.sh']],
+    ['npm --userconfig', ['npm', 'install', '--userconfig', '/tmp/rc']],
+    ['npm config set', ['npm', 'config', 'set', 'script-shell', 'x']],
+    ['ssh -o ProxyCommand', ['ssh', '-o', 'ProxyCommand=touch x', 'host']],
+    ['ssh -oProxyCommand joined', ['ssh', '-oProxyCommand touch x', 'host']],
+    ['ssh -o in a cluster', ['ssh', '-vo', 'proxycommand=x', 'host']],
+    ['ssh -F', ['ssh', '-F', '/tmp/config', 'host']],
+    ['scp -S', ['scp', '-S', '/tmp/evil', 'a', 'host:b']],
+    ['rsync -e', ['rsync', '-e', 'sh -c x', 'a', 'host:b']],
+    ['sort --compress-program', ['sort', '--compress-program=sh', 'file']],
+    ['make variable override', ['make', 'CC=touch x', 'all']],
+    ['make --eval', ['make', '--eval=x:', 'all']],
+    ['less +command', ['less', '+!touch x', 'file']],
+    ['curl -o', ['curl', '-o', '/tmp/x', 'https://example.org']],
+    ['curl -K', ['curl', '-K', '/tmp/rc', 'https://example.org']],
+    ['wget -e', ['wget', '-e', 'x=y', 'https://example.org']],
+    ['dd of=', ['dd', 'if=/dev/zero', 'of=/tmp/x']],
+    ['go -toolexec', ['go', 'build', '-toolexec=sh', './...']],
+    ['go generate', ['go', 'generate', './...']],
+    ['env -S', ['env', '-S', 'sh -c x']],
+    ['sh', ['sh', '-c', 'x']],
+    ['bash by path', ['/bin/bash', 'x.sh']],
+    ['xargs', ['xargs', 'touch']],
+    ['sudo', ['sudo', 'ls']],
+    ['python3.12', ['python3.12', '-c', 'x']],
+    ['node', ['node', '-e', 'x']],
+    ['awk', ['awk', 'BEGIN{system("x")}']],
+    ['upper-case launcher', ['BASH', '-c', 'x']],
+    ['windows launcher name', ['cmd.exe', '/c', 'x']],
+    ['empty command', ['']],
+  ])('refuses %s', (_case, argv) => {
+    expect(findArgumentTrap(argv)).toBeDefined();
+  });
+});
+
+describe('findArgumentTrap near-misses', () => {
+  it.each([
+    ['a grep pattern that looks like --output', ['git', 'log', '--grep=--output=x']],
+    ['--grep taking the next argument', ['git', 'log', '--grep', '--output=x']],
+    ['a pathspec after --', ['git', 'log', '--', '--output=/tmp/x']],
+    ['after --end-of-options', ['git', 'log', '--end-of-options', '--output=x']],
+    ['git --no-ext-diff', ['git', 'diff', '--no-ext-diff']],
+    ['git --no-textconv', ['git', 'log', '--no-textconv']],
+    ['git --output-indicator-new', ['git', 'diff', '--output-indicator-new=>']],
+    ['git --no-pager global', ['git', '--no-pager', 'log', '--oneline']],
+    ['git -u on fetch (update-head-ok)', ['git', 'fetch', '-u', 'origin']],
+    ['git -o on push (push option)', ['git', 'push', '-o', 'ci.skip', 'origin']],
+    ['git commit message looking like an option', ['git', 'commit', '-m', '--exec=x']],
+    ['git grep -e with a trap-looking pattern', ['git', 'grep', '-e', '-O', 'x']],
+    ['git config read', ['git', 'config', '--get', 'user.name']],
+    ['git show HEAD;id', ['git', 'show', 'HEAD;id']],
+    ['git clone of an https URL', ['git', 'clone', 'https://example.org/r.git', 'dir']],
+    ['git bare --version', ['git', '--version']],
+    ['find -name with a trap-looking pattern', ['find', '.', '-name', '-exec']],
+    ['find -print', ['find', '.', '-type', 'f', '-name', '*.ts', '-print']],
+    ['rg with a pattern looking like --pre', ['rg', '-e', '--pre=sh', '.']],
+    ['rg after --', ['rg', '--', '--pre=sh']],
+    ['tar create old-style', ['tar', 'czf', 'out.tgz', 'src']],
+    ['tar --to-stdout', ['tar', '-xOf', 'a.tar']],
+    ['tar with --force-local', ['tar', '--force-local', '-xf', 'c:x.tar']],
+    ['zip recursive', ['zip', '-r', 'a.zip', 'src']],
+    ['npm run build', ['npm', 'run', 'build']],
+    ['npm run with script args after --', ['npm', 'run', 'test', '--', '--prefix=x']],
+    ['npm config get', ['npm', 'config', 'get', 'registry']],
+    ['ssh with a remote command', ['ssh', '-p', '22', 'host', 'uptime']],
+    ['ssh -o a harmless key', ['ssh', '-o', 'ConnectTimeout=5', 'host']],
+    ['make target', ['make', '-j4', 'all']],
+    ['curl to stdout', ['curl', '-sS', 'https://example.org']],
+    ['dd to stdout', ['dd', 'if=/dev/zero', 'bs=1', 'count=1']],
+    ['go build', ['go', 'build', './...']],
+    ['an unknown binary', ['ls', '-la', '--color=never']],
+  ])('passes %s', (_case, argv) => {
+    expect(findArgumentTrap(argv)).toBeUndefined();
+  });
+});
