@@ -1,8 +1,10 @@
-import type { ToolHost } from '@toolhost/core';
+import type { AnyToolDef, ToolHost } from '@toolhost/core';
 import { createFsArm } from './fs/create-fs-arm.js';
 import { createJail } from './fs/jail.js';
 import type { Jail } from './fs/jail.js';
 import { resolveHostOptions } from './host-options.js';
+import { createMcpArm } from './mcp/create-mcp-arm.js';
+import type { McpArmReport } from './mcp/create-mcp-arm.js';
 import type { NodeToolHostOptions, ResolvedHostOptions } from './host-options.js';
 import { createMediaStore } from './media-store/create-media-store.js';
 import type { NodeMediaStore } from './media-store/create-media-store.js';
@@ -12,6 +14,10 @@ import type { NodeOutputStore } from './output-store/create-output-store.js';
 /** What `createNodeToolHost` returns: the host for `createToolRegistry`, and its teardown. */
 export interface NodeToolHostHandle {
   readonly host: ToolHost;
+  /** Tools discovered on the `mcp` servers: register them beside the built-ins. */
+  readonly mcpTools: readonly AnyToolDef[];
+  /** What MCP discovery connected and skipped, and why; absent without `mcp`. */
+  readonly mcpReport?: McpArmReport;
   /** Sweeps the run's spill files and releases every arm; idempotent. */
   close(): Promise<void>;
 }
@@ -70,5 +76,13 @@ export async function createNodeToolHost(
     })();
     return closing;
   };
-  return { host: Object.freeze(host), close };
+  // Last, because it spawns servers: nothing after it may throw and leave them running.
+  const mcp = resolved.mcp === undefined ? undefined : await createMcpArm(resolved.mcp);
+  if (mcp !== undefined) parts.onClose(() => mcp.close());
+  return {
+    host: Object.freeze(mcp === undefined ? host : { ...host, mcp: mcp.capability }),
+    mcpTools: mcp?.tools ?? [],
+    ...(mcp === undefined ? {} : { mcpReport: mcp.report }),
+    close,
+  };
 }

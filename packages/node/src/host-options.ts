@@ -3,6 +3,7 @@ import { mkdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { FsScopeTier } from '@toolhost/core';
+import type { McpArmOptions } from './mcp/mcp-arm-options.js';
 
 /**
  * Options of `createNodeToolHost`. Each arm owns its fields; an engineer adding an arm adds its
@@ -23,6 +24,8 @@ export interface NodeToolHostOptions {
   readonly runId?: string;
   /** The project config file, on the write floor. Default `<root>/toolhost.config.json`. */
   readonly configFile?: string;
+  /** MCP servers to connect; their discovered tools come back as `mcpTools`. */
+  readonly mcp?: McpArmOptions;
 }
 
 /** Options after `resolveHostOptions`: every path absolute and real, every default filled. */
@@ -34,6 +37,8 @@ export interface ResolvedHostOptions {
   readonly readOnly: boolean;
   readonly runId: string;
   readonly configFile: string;
+  /** Checked by `createMcpArm` itself, where its servers are connected. */
+  readonly mcp?: McpArmOptions;
 }
 
 const TIERS: readonly FsScopeTier[] = ['sandboxed', 'project', 'full'];
@@ -80,6 +85,7 @@ export async function resolveHostOptions(
     configFile: await realFilePath(
       path.resolve(realRoot, options.configFile ?? 'toolhost.config.json'),
     ),
+    ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
   };
 }
 

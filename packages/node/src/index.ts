@@ -30,3 +30,13 @@ export type { NodeOutputStore } from './output-store/create-output-store.js';
 export { isOnReadFloor, isOnWriteFloor, foldSegment } from './fs/floor.js';
 export type { FloorContext } from './fs/floor.js';
 export type { Jail, OpenedEntry, WriteTarget } from './fs/jail.js';
+export { createMcpArm } from './mcp/create-mcp-arm.js';
+export type { McpArm, McpArmReport, McpSkipReason } from './mcp/create-mcp-arm.js';
+export type {
+  CredentialValue,
+  DeclaredValue,
+  McpArmOptions,
+  McpHttpServerDeclaration,
+  McpServerDeclaration,
+  McpStdioServerDeclaration,
+} from './mcp/mcp-arm-options.js';
