@@ -71,14 +71,19 @@ export async function createJail(options: JailOptions): Promise<Jail> {
   const { root, floor } = options;
   const roots = await openRoots(options);
 
-  const containing = (toolId: ToolId, target: string, mode: 'read' | 'write'): JailRoot => {
+  const containing = (
+    toolId: ToolId,
+    target: string,
+    mode: 'read' | 'write',
+    refusal: 'scope_escape' | 'symlink_refused' = 'scope_escape',
+  ): JailRoot => {
     let best: JailRoot | undefined;
     for (const candidate of roots) {
       if (mode === 'write' && !candidate.writable) continue;
       if (!isInside(candidate.path, target)) continue;
       if (best === undefined || candidate.path.length > best.path.length) best = candidate;
     }
-    if (best === undefined) throw new ToolPolicyError(toolId, 'scope_escape');
+    if (best === undefined) throw new ToolPolicyError(toolId, refusal);
     return best;
   };
 
@@ -117,7 +122,14 @@ export async function createJail(options: JailOptions): Promise<Jail> {
       if (isOnReadFloor(requested, floor)) throw new ToolPolicyError(toolId, 'protected_path');
       for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
         if (isOnReadFloor(target, floor)) throw new ToolPolicyError(toolId, 'protected_path');
-        const base = containing(toolId, target, 'read');
+        // Only the model's own path is a recoverable scope escape; a symlink in the workspace
+        // that points out of it is a refusal the model cannot fix by asking again.
+        const base = containing(
+          toolId,
+          target,
+          'read',
+          hop === 0 ? 'scope_escape' : 'symlink_refused',
+        );
         const step = await walk(base, segmentsBelow(base.path, target), kind);
         if ('redirect' in step) {
           target = step.redirect;
