@@ -1,4 +1,5 @@
 import type { AnyToolDef, ToolHost } from '@toolhost/core';
+import { createHostEgressArm } from './egress/create-host-egress-arm.js';
 import { createFsArm } from './fs/create-fs-arm.js';
 import { createJail } from './fs/jail.js';
 import type { Jail } from './fs/jail.js';
@@ -66,6 +67,7 @@ export async function createNodeToolHost(
     fs: createFsArm(parts.jail, parts.media, resolved.readOnly),
     outputStore,
     media,
+    ...createHostEgressArm(parts),
     // One line per arm, each built from `parts`, e.g. `process: createProcessArm(parts),`
   };
 

@@ -3,6 +3,7 @@ import { mkdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { FsScopeTier } from '@toolhost/core';
+import { resolveEgressOptions, type EgressOptions } from './egress/resolve-egress-options.js';
 import type { McpArmOptions } from './mcp/mcp-arm-options.js';
 
 /**
@@ -26,6 +27,8 @@ export interface NodeToolHostOptions {
   readonly configFile?: string;
   /** MCP servers to connect; their discovered tools come back as `mcpTools`. */
   readonly mcp?: McpArmOptions;
+  /** Outbound HTTPS (`http_request`, `web_search`); absent ⇒ no egress arm. `{}` = defaults. */
+  readonly egress?: EgressOptions;
 }
 
 /** Options after `resolveHostOptions`: every path absolute and real, every default filled. */
@@ -39,6 +42,8 @@ export interface ResolvedHostOptions {
   readonly configFile: string;
   /** Checked by `createMcpArm` itself, where its servers are connected. */
   readonly mcp?: McpArmOptions;
+  /** Validated here (a bad range or budget fails at creation); filled by `createEgressArm`. */
+  readonly egress?: EgressOptions;
 }
 
 const TIERS: readonly FsScopeTier[] = ['sandboxed', 'project', 'full'];
@@ -68,6 +73,7 @@ export async function resolveHostOptions(
     throw new TypeError('toolhost: stateDir must be an absolute path');
   if (!RUN_ID.test(runId)) throw new TypeError('toolhost: runId must match [A-Za-z0-9_-]{1,64}');
 
+  if (options.egress !== undefined) resolveEgressOptions(options.egress);
   const realRoot = await realDirectory(root, 'root');
   const realExtras = await Promise.all(
     extraRoots.map((extra) => realDirectory(extra, 'extraRoots entry')),
@@ -86,6 +92,7 @@ export async function resolveHostOptions(
       path.resolve(realRoot, options.configFile ?? 'toolhost.config.json'),
     ),
     ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
+    ...(options.egress === undefined ? {} : { egress: options.egress }),
   };
 }
 
