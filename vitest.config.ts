@@ -1,9 +1,19 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// `source` resolves workspace packages to their TypeScript sources, so tests never need a build.
+const workspacePackages = ['core', 'node', 'cli', 'ai-sdk', 'openai-agents', 'anthropic'];
+
+// Workspace packages resolve to their TypeScript sources, so tests never need a build. An alias,
+// not the `source` export condition: vitest passes SSR conditions to Node as `--conditions`, and
+// third-party packages (eventsource-parser under `ai`) publish a `source` condition of raw .ts
+// that Node cannot load.
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  resolve: {
+    alias: workspacePackages.map((name) => ({
+      find: new RegExp(`^@toolhost/${name}$`),
+      replacement: fileURLToPath(new URL(`packages/${name}/src/index.ts`, import.meta.url)),
+    })),
+  },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 30_000,
