@@ -1,0 +1,250 @@
+import { generateText, type ModelMessage, type ToolSet } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import {
+  ToolArgsInvalidError,
+  ToolCancelledError,
+  ToolDeniedByUserError,
+  type LoopRegistry,
+} from '@toolhost/core';
+import { describe, expect, it } from 'vitest';
+import { createStubRegistry } from '../../core/src/loop/test-support/stub-registry.js';
+import {
+  echoTool,
+  failTool,
+  imageTool,
+  saveTool,
+  slowTool,
+} from '../../core/src/loop/test-support/sample-tools.js';
+import { toolhostStopWhen, toolhostTools, toolhostTurnError } from './index.js';
+import { bigTool } from './test-support/big-tool.js';
+
+type GenerateResult = Awaited<ReturnType<NonNullable<MockLanguageModelV3['doGenerate']>>>;
+type Prompt = MockLanguageModelV3['doGenerateCalls'][number]['prompt'];
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+function callsTool(
+  toolName: string,
+  input: unknown,
+  toolCallId = `call-${toolName}`,
+): GenerateResult {
+  return {
+    content: [{ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }],
+    finishReason: { unified: 'tool-calls', raw: 'tool_use' },
+    usage,
+    warnings: [],
+  };
+}
+
+function says(text: string): GenerateResult {
+  return {
+    content: [{ type: 'text', text }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage,
+    warnings: [],
+  };
+}
+
+// The tool-result outputs the model was shown in a prompt.
+function toolOutputs(prompt: Prompt | undefined): unknown[] {
+  return (prompt ?? []).flatMap((message) =>
+    message.role === 'tool'
+      ? message.content.flatMap((part) => (part.type === 'tool-result' ? [part.output] : []))
+      : [],
+  );
+}
+
+function registryOf(): LoopRegistry {
+  return createStubRegistry([echoTool, saveTool, failTool, imageTool, slowTool, bigTool]);
+}
+
+async function run(tools: ToolSet, steps: GenerateResult[], abortSignal?: AbortSignal) {
+  const model = new MockLanguageModelV3({ doGenerate: steps });
+  const result = await generateText({
+    model,
+    tools,
+    prompt: 'go',
+    stopWhen: toolhostStopWhen(tools),
+    ...(abortSignal === undefined ? {} : { abortSignal }),
+  });
+  return { model, result, turnError: toolhostTurnError(tools, result.steps) };
+}
+
+describe('toolhostTools with generateText', () => {
+  it('feeds a bad-args round back and lets the model correct it', async () => {
+    const tools = toolhostTools(registryOf(), { toolPolicy: {} });
+
+    const { model, result, turnError } = await run(tools, [
+      callsTool('echo', { txt: 'hi' }),
+      callsTool('echo', { text: 'hi' }),
+      says('done'),
+    ]);
+
+    expect(result.text).toBe('done');
+    expect(turnError).toBeUndefined();
+    expect(toolOutputs(model.doGenerateCalls[1]?.prompt)).toEqual([
+      {
+        type: 'error-text',
+        value: 'tool echo args invalid: text (invalid_type), txt (unrecognized_key)',
+      },
+    ]);
+    expect(toolOutputs(model.doGenerateCalls[2]?.prompt).at(-1)).toEqual({
+      type: 'text',
+      value: 'hi',
+    });
+  });
+
+  it('ends the turn on a denied call without asking the model again', async () => {
+    const tools = toolhostTools(registryOf(), {
+      toolPolicy: {},
+      approval: { confirm: async () => ({ outcome: 'reject' }) },
+    });
+
+    const { model, turnError } = await run(tools, [
+      callsTool('save', { note: 'x' }),
+      says('never'),
+    ]);
+
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(turnError).toBeInstanceOf(ToolDeniedByUserError);
+  });
+
+  it('hands the model only the bounded copy of a large result', async () => {
+    const tools = toolhostTools(registryOf(), {
+      toolPolicy: {},
+      limits: { maxBytes: 1024, maxLines: 100 },
+    });
+
+    const { model } = await run(tools, [callsTool('big', {}), says('ok')]);
+
+    const [output] = toolOutputs(model.doGenerateCalls[1]?.prompt) as {
+      type: string;
+      value: string;
+    }[];
+    expect(output?.type).toBe('text');
+    expect(output?.value.length).toBeLessThan(2048);
+    expect(output?.value).toContain('truncated');
+  });
+
+  it('ends the turn as cancelled when the run is aborted mid-tool', async () => {
+    const tools = toolhostTools(registryOf(), { toolPolicy: {} });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+
+    const { model, turnError } = await run(
+      tools,
+      [callsTool('slow', {}), says('never')],
+      controller.signal,
+    );
+
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(turnError).toBeInstanceOf(ToolCancelledError);
+  });
+
+  it('ends the turn with the typed error once the correction budget is spent', async () => {
+    const tools = toolhostTools(registryOf(), { toolPolicy: {}, maxCorrections: 2 });
+    const bad = callsTool('echo', { txt: 'x' });
+
+    const { model, turnError } = await run(tools, [bad, bad, bad, says('never')]);
+
+    expect(model.doGenerateCalls).toHaveLength(3);
+    expect(turnError).toBeInstanceOf(ToolArgsInvalidError);
+  });
+
+  it('stops after the turn limit', async () => {
+    const tools = toolhostTools(registryOf(), { toolPolicy: {} });
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => callsTool('echo', { text: 'again' }),
+    });
+
+    await generateText({
+      model,
+      tools,
+      prompt: 'go',
+      stopWhen: toolhostStopWhen(tools, { maxTurns: 4 }),
+    });
+
+    expect(model.doGenerateCalls).toHaveLength(4);
+  });
+
+  it('ends the turn on a recoverable failure unless recoverToolFailures is set', async () => {
+    const failFast = toolhostTools(registryOf(), { toolPolicy: {} });
+    const recovering = toolhostTools(registryOf(), { toolPolicy: {}, recoverToolFailures: true });
+    const steps = () => [callsTool('fail', { reason: 'recoverable' }), says('adapted')];
+
+    const first = await run(failFast, steps());
+    const second = await run(recovering, steps());
+
+    expect(first.model.doGenerateCalls).toHaveLength(1);
+    expect(second.result.text).toBe('adapted');
+  });
+
+  it('never shows the model a config-only parameter, and applies it', async () => {
+    const tools = toolhostTools(registryOf(), {
+      toolPolicy: {},
+      grantedToolIds: ['echo'],
+      toolConfig: { echo: { prefix: '> ' } },
+    });
+
+    const { model } = await run(tools, [
+      callsTool('echo', { text: 'hi', prefix: 'evil' }),
+      says('ok'),
+    ]);
+
+    const shown = model.doGenerateCalls[0]?.tools ?? [];
+    expect(shown.map((tool) => tool.name)).toEqual(['echo']);
+    expect(JSON.stringify(shown)).not.toContain('prefix');
+    expect(toolOutputs(model.doGenerateCalls[1]?.prompt)).toEqual([
+      { type: 'text', value: '> hi' },
+    ]);
+  });
+
+  it('delivers media inside a nonce fence in the tool result', async () => {
+    const tools = toolhostTools(registryOf(), { toolPolicy: {}, randomNonce: () => 'n0nce' });
+
+    const { model } = await run(tools, [callsTool('image', { name: 'a' }), says('ok')]);
+
+    const [output] = toolOutputs(model.doGenerateCalls[1]?.prompt) as {
+      type: string;
+      value: { type: string; text?: string; mediaType?: string }[];
+    }[];
+    expect(output?.type).toBe('content');
+    expect(output?.value.map((part) => part.type)).toEqual(['text', 'text', 'image-data', 'text']);
+    expect(output?.value[1]?.text).toMatch(/^<reported-content nonce="n0nce">/);
+    expect(output?.value[3]?.text).toMatch(/^<\/reported-content nonce="n0nce">/);
+  });
+
+  it('maps governed calls to the SDK approval flow under approval: sdk', async () => {
+    const registry = createStubRegistry([saveTool, echoTool]);
+    const tools = toolhostTools(registry, { toolPolicy: {}, approval: 'sdk' });
+    const first = await generateText({
+      model: new MockLanguageModelV3({ doGenerate: [callsTool('save', { note: 'x' }, 'c1')] }),
+      tools,
+      prompt: 'go',
+      stopWhen: toolhostStopWhen(tools),
+    });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    expect(registry.calls).toEqual([]);
+    expect(request?.type).toBe('tool-approval-request');
+    const approvalId = request?.type === 'tool-approval-request' ? request.approvalId : '';
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'go' },
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] },
+    ];
+
+    const second = await generateText({
+      model: new MockLanguageModelV3({ doGenerate: [says('saved')] }),
+      tools,
+      messages,
+      stopWhen: toolhostStopWhen(tools),
+    });
+
+    expect(registry.calls.map((call) => call.name)).toEqual(['save']);
+    expect(second.text).toBe('saved');
+    expect(tools['echo']?.needsApproval).toBeUndefined();
+  });
+});
