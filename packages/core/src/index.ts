@@ -74,6 +74,21 @@ export { withMedia } from './with-media.js';
 export type { MediaEnvelope } from './with-media.js';
 export { defineTool, toArgsIssues } from './define-tool.js';
 export type { DefineToolInput } from './define-tool.js';
+export { createToolRegistry } from './registry.js';
+export type { ToolRegistry, ToolRegistryOptions } from './registry.js';
+export type {
+  ToolCall,
+  ToolDispatchEvents,
+  ToolDispatchOutcome,
+  ToolResultPart as ToolDispatchResultPart,
+} from './dispatch/tool-call.js';
+export { requireArm } from './dispatch/require-arm.js';
+export { boundForModel } from './bound/bound-for-model.js';
+export type { BoundedResult, BoundForModelOptions } from './bound/bound-for-model.js';
+export { DEFAULT_TOOL_RESULT_LIMITS } from './bound/default-tool-result-limits.js';
+export { redactSecretShapedText } from './redact/redact-secret-shaped-text.js';
+export { matchCommandGlob } from './policy/match-command-glob.js';
+export { normalizeHost } from './policy/normalize-host.js';
 export { runToolCalls } from './loop/run-tool-calls.js';
 export type { RunToolCallsOptions, ToolCallRound } from './loop/run-tool-calls.js';
 export { applyFailureLadder, feedbackText } from './loop/apply-failure-ladder.js';
@@ -108,3 +123,35 @@ export type {
   ToolResultPart,
   UserMessage,
 } from './loop/loop-messages.js';
+export { BUILTIN_TOOLS } from './tools/builtin-tools.js';
+export { gitCommitTool } from './tools/git-commit.js';
+export { gitStatusTool } from './tools/git-status.js';
+export { httpRequestTool } from './tools/http-request.js';
+export { invokeAgentTool } from './tools/invoke-agent.js';
+export { listDirectoryTool } from './tools/list-directory.js';
+export { mcpCallTool } from './tools/mcp-call.js';
+export { notifyTool } from './tools/notify.js';
+export { readClipboardTool } from './tools/read-clipboard.js';
+export { readFileTool } from './tools/read-file.js';
+export { readMediaTool } from './tools/read-media.js';
+export { runCommandTool } from './tools/run-command.js';
+export { webSearchTool } from './tools/web-search.js';
+export { writeFileTool } from './tools/write-file.js';
+export type { ProcessOutcome } from './tools/process-outcome.js';
+export { normalizeSearchResponse } from './tools/web-search-normalize.js';
+export type { SearchProvider, SearchResult } from './tools/web-search-normalize.js';
+export { toProviderTools } from './lowering/to-provider-tools.js';
+export type {
+  AiSdkToolSpec,
+  AnthropicTool,
+  GeminiFunctionDeclaration,
+  GeminiTool,
+  LowerableTool,
+  OpenAiChatTool,
+  OpenAiResponsesTool,
+  ProviderTools,
+  ToolProvider,
+} from './lowering/to-provider-tools.js';
+export { toOpenAiStrictSchema } from './lowering/to-openai-strict-schema.js';
+export { toGeminiSchema } from './lowering/to-gemini-schema.js';
+export { fromOpenAiStrictArgs } from './lowering/from-openai-strict-args.js';

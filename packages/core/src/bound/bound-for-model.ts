@@ -1,0 +1,186 @@
+import type { AbortSignalLike } from '../abort-signal-like.js';
+import type { ToolResultLimits } from '../dispatch-context.js';
+import type { SpilledResult, ToolOutputStore } from '../tool-host.js';
+import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
+import { backwardCut, forwardCut, utf8ByteLength } from './utf8.js';
+
+/** Where an over-ceiling result may spill and what may cancel the spill. */
+export interface BoundForModelOptions {
+  readonly limits?: ToolResultLimits | undefined;
+  readonly store?: ToolOutputStore | undefined;
+  readonly signal?: AbortSignalLike | undefined;
+}
+
+/** The model-facing copy of a result: the value itself when it fits, else a preview + marker. */
+export interface BoundedResult {
+  readonly result: unknown;
+  readonly truncated: boolean;
+  /** The store's handle when the full text was spilled. */
+  readonly spill?: SpilledResult;
+}
+
+/**
+ * Bounds a result for the model (built-in-tools.md §4): a value within `maxBytes`/`maxLines` is
+ * returned as is; a larger one becomes ~70% head + ~30% tail cut on code-point boundaries around a
+ * truncation marker, and the full text is spilled through the store when there is one.
+ */
+export async function boundForModel(
+  value: unknown,
+  options: BoundForModelOptions = {},
+): Promise<BoundedResult> {
+  const limits = options.limits ?? DEFAULT_TOOL_RESULT_LIMITS;
+  const text = overCeilingText(value, limits);
+  if (text === undefined) return { result: value, truncated: false };
+  return truncate(text, limits, options.store, options.signal);
+}
+
+/**
+ * The model-facing text of `value` when it exceeds the limits, `undefined` when it fits. Cheap
+ * for small values: objects are sized by an upper-bound walk before any JSON is built.
+ */
+export function overCeilingText(value: unknown, limits: ToolResultLimits): string | undefined {
+  if (typeof value === 'string') return fitsText(value, limits) ? undefined : value;
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (estimateJsonBytes(value, limits.maxBytes, 0) <= limits.maxBytes) return undefined;
+  const json = safeStringify(value);
+  // Compact JSON escapes every newline, so only its bytes can exceed the ceiling.
+  return json !== undefined && utf8ByteLength(json) <= limits.maxBytes
+    ? undefined
+    : (json ?? UNSERIALIZABLE);
+}
+
+/** Builds the preview + marker for an over-ceiling text, spilling the full text first. */
+export async function truncate(
+  text: string,
+  limits: ToolResultLimits,
+  store: ToolOutputStore | undefined,
+  signal: AbortSignalLike | undefined,
+): Promise<BoundedResult> {
+  let spill: SpilledResult | undefined;
+  let unavailable = 'no_output_store';
+  if (store !== undefined) {
+    try {
+      spill = await store.spill(text, limits, signal);
+    } catch {
+      // A failed spill degrades to a preview: the model still gets bounded, honest output.
+      unavailable = signal?.aborted === true ? 'cancelled' : 'spill_failed';
+    }
+  }
+  const bytes = spill?.byteLength ?? utf8ByteLength(text);
+  const lines = countLines(text, Number.POSITIVE_INFINITY);
+  const where =
+    spill === undefined
+      ? `full output unavailable (${unavailable})`
+      : `full output at ${spill.ref} (page it with read_file offset/limit)`;
+  const marker = `[… truncated: ${bytes} bytes / ${lines} lines; ${where} …]`;
+  const preview = previewAround(text, marker, limits);
+  return spill === undefined
+    ? { result: preview, truncated: true }
+    : { result: preview, truncated: true, spill: { ref: spill.ref, byteLength: spill.byteLength } };
+}
+
+const UNSERIALIZABLE = '[unserializable result]';
+
+function fitsText(text: string, limits: ToolResultLimits): boolean {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes, and n units hold at most n newlines.
+  if (text.length * 3 <= limits.maxBytes && text.length < limits.maxLines) return true;
+  if (text.length > limits.maxBytes) return false;
+  return (
+    countLines(text, limits.maxLines) <= limits.maxLines && utf8ByteLength(text) <= limits.maxBytes
+  );
+}
+
+/** Lines in `text` (newlines + 1), counting no further than `stopAfter` + 1. */
+function countLines(text: string, stopAfter: number): number {
+  let lines = 1;
+  let index = text.indexOf('\n');
+  while (index !== -1 && lines <= stopAfter) {
+    lines++;
+    index = text.indexOf('\n', index + 1);
+  }
+  return lines;
+}
+
+function previewAround(text: string, marker: string, limits: ToolResultLimits): string {
+  const budget = limits.maxBytes - utf8ByteLength(marker) - 2;
+  const lineBudget = limits.maxLines - 1;
+  if (budget <= 0 || lineBudget <= 0) return marker;
+  const headBytes = Math.floor(budget * 0.7);
+  const headLines = Math.max(1, Math.floor(lineBudget * 0.7));
+  const tailLines = lineBudget - headLines;
+  let headEnd = forwardCut(text, 0, headBytes);
+  const lastHeadNewline = nthNewline(text, headLines, headEnd);
+  if (lastHeadNewline !== -1) headEnd = lastHeadNewline;
+  let tailStart = backwardCut(text, headEnd, budget - utf8ByteLength(text.slice(0, headEnd)));
+  if (tailLines === 0) tailStart = text.length;
+  else {
+    const firstTailNewline = nthNewlineFromEnd(text, tailLines, tailStart);
+    if (firstTailNewline !== -1) tailStart = firstTailNewline + 1;
+  }
+  return `${text.slice(0, headEnd)}\n${marker}\n${text.slice(tailStart)}`;
+}
+
+/** Index of the n-th newline when it lies before `limit`, else -1. */
+function nthNewline(text: string, n: number, limit: number): number {
+  let index = -1;
+  for (let found = 0; found < n; found++) {
+    index = text.indexOf('\n', index + 1);
+    if (index === -1 || index >= limit) return -1;
+  }
+  return index;
+}
+
+/** Index of the n-th newline counted from the end when it lies at or after `floor`, else -1. */
+function nthNewlineFromEnd(text: string, n: number, floor: number): number {
+  let index = text.length;
+  for (let found = 0; found < n; found++) {
+    index = index === 0 ? -1 : text.lastIndexOf('\n', index - 1);
+    if (index === -1 || index < floor) return -1;
+  }
+  return index;
+}
+
+// An upper bound of the compact JSON size, abandoned (Infinity) as soon as it passes `budget`:
+// for a typical small result this costs far less than building the JSON.
+function estimateJsonBytes(value: unknown, budget: number, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      // Worst case per code unit: a `\u00XX` escape (6 bytes).
+      return value.length * 6 + 2;
+    case 'number':
+      return 24;
+    case 'boolean':
+      return 5;
+    case 'object':
+      break;
+    default:
+      return 9;
+  }
+  if (value === null) return 4;
+  if (depth > 32 || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return Number.POSITIVE_INFINITY;
+  }
+  let total = 2;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      total += estimateJsonBytes(item, budget - total, depth + 1) + 1;
+      if (total > budget) return Number.POSITIVE_INFINITY;
+    }
+    return total;
+  }
+  for (const key of Object.keys(value)) {
+    total += key.length * 6 + 4;
+    total += estimateJsonBytes((value as Record<string, unknown>)[key], budget - total, depth + 1);
+    if (total > budget) return Number.POSITIVE_INFINITY;
+  }
+  return total;
+}
+
+function safeStringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    // A cycle or a BigInt: the model gets a fixed note instead of a crash.
+    return undefined;
+  }
+}

@@ -1,0 +1,39 @@
+import type { BoundedResult } from '../bound/bound-for-model.js';
+import type { ToolId } from '../tool-def.js';
+import type { DurableMediaPart } from '../tool-host.js';
+import { markUntrusted } from '../untrusted.js';
+import type { ToolDispatchEvents, ToolDispatchOutcome } from './tool-call.js';
+
+/** What the last step assembles into the outcome. */
+export interface BrandInput {
+  readonly toolCallId: string;
+  readonly toolId: ToolId;
+  readonly bounded: BoundedResult;
+  readonly output: unknown;
+  readonly parts: readonly DurableMediaPart[] | undefined;
+  readonly events: ToolDispatchEvents;
+}
+
+/**
+ * Step 9: both model-bound halves leave branded untrusted: the tool result and the media the
+ * tool chose, which rides a user-position message and needs the brand even more.
+ */
+export function brandUntrusted(input: BrandInput): ToolDispatchOutcome {
+  const { bounded, parts } = input;
+  const toolResult = markUntrusted(
+    Object.freeze({
+      type: 'tool_result' as const,
+      toolCallId: input.toolCallId,
+      toolName: input.toolId,
+      result: bounded.result,
+    }),
+  );
+  return {
+    toolResult,
+    output: input.output,
+    truncated: bounded.truncated,
+    ...(bounded.spill === undefined ? {} : { spill: bounded.spill }),
+    ...(parts === undefined ? {} : { mediaAttachments: markUntrusted(parts) }),
+    events: input.events,
+  };
+}

@@ -1,0 +1,46 @@
+import type { ToolDispatchContext } from '../dispatch-context.js';
+import { ToolCancelledError, ToolDispatchError, ToolExecutionError } from '../errors.js';
+import type { AnyToolDef } from '../tool-def.js';
+import type { ToolHost } from '../tool-host.js';
+import { throwIfAborted } from './abort.js';
+
+/** What the single host call needs. */
+export interface CallHostInput {
+  readonly tool: AnyToolDef;
+  readonly args: unknown;
+  readonly host: ToolHost;
+  readonly ctx: ToolDispatchContext;
+  /** The call is governed or has a side effect: its failure is never fed back for a retry. */
+  readonly sideEffecting: boolean;
+}
+
+/**
+ * Step 6: the one side effect. The host's promise is awaited to its real settlement (the host
+ * owns the lifetime of what it started, through `ctx.signal`); then an abort wins over any
+ * outcome, a typed denial passes through verbatim, and any other throw becomes a
+ * `ToolExecutionError` that is recoverable only for an idempotent read.
+ */
+export async function callHost({
+  tool,
+  args,
+  host,
+  ctx,
+  sideEffecting,
+}: CallHostInput): Promise<unknown> {
+  const { signal } = ctx;
+  throwIfAborted(signal, tool.id);
+  let result: unknown;
+  try {
+    result = await tool.dispatch(args, host, ctx);
+  } catch (error) {
+    throwIfAborted(signal, tool.id);
+    if (error instanceof ToolDispatchError) throw error;
+    throw new ToolExecutionError(tool.id, 'host_error', {
+      cause: error,
+      recoverable: !sideEffecting,
+    });
+  }
+  // A success that lands after the abort is still a cancel: the run has already moved on.
+  if (signal?.aborted === true) throw new ToolCancelledError(tool.id, { cause: signal.reason });
+  return result;
+}

@@ -1,0 +1,23 @@
+import { ToolExecutionError } from '../errors.js';
+import type { AnyToolDef, PolicyTarget } from '../tool-def.js';
+
+/**
+ * The tool's guardrail target, copied and frozen once, before any await: policy, approval and
+ * admission all judge this same value, whatever the args object does later.
+ */
+export function policyTargetOf(tool: AnyToolDef, args: unknown): PolicyTarget | undefined {
+  if (tool.policyTarget === undefined) return undefined;
+  let target: PolicyTarget;
+  try {
+    target = tool.policyTarget(args);
+  } catch (error) {
+    // Fails closed: a target that cannot be computed cannot be checked.
+    throw new ToolExecutionError(tool.id, 'policy_target_failed', { cause: error });
+  }
+  const copy: { command?: string; argv?: readonly string[]; url?: string; path?: string } = {};
+  if (typeof target.command === 'string') copy.command = target.command;
+  if (Array.isArray(target.argv)) copy.argv = Object.freeze(target.argv.map(String));
+  if (typeof target.url === 'string') copy.url = target.url;
+  if (typeof target.path === 'string') copy.path = target.path;
+  return Object.freeze(copy);
+}

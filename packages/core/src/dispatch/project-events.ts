@@ -1,0 +1,132 @@
+import { redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
+import type { ToolId } from '../tool-def.js';
+import type { ToolDispatchEvents } from './tool-call.js';
+
+/** What the event projections are computed from. */
+export interface ProjectEventsInput {
+  readonly toolId: ToolId;
+  readonly args: unknown;
+  /** Keys never shown: config-only values and secret-tainted keys. */
+  readonly hiddenKeys: ReadonlySet<string>;
+  /** The bounded model-facing result (never the full one: the summary cost stays bounded). */
+  readonly modelResult: unknown;
+}
+
+/**
+ * The secret-free `tool_call` / `tool_result` projections. Computed on first read and
+ * memoised: scrubbing and JSON are most of a dispatch's cost and most callers never look.
+ * The getters are own enumerable properties, so `JSON.stringify(events)` sees them.
+ */
+export function projectEvents(input: ProjectEventsInput): ToolDispatchEvents {
+  let call: ToolDispatchEvents['call'] | undefined;
+  let result: ToolDispatchEvents['result'] | undefined;
+  return {
+    get call() {
+      call ??= Object.freeze({
+        toolId: input.toolId,
+        toolInput: projectToolInput(input.args, input.hiddenKeys),
+      });
+      return call;
+    },
+    get result() {
+      result ??= Object.freeze({
+        toolId: input.toolId,
+        success: true,
+        outputSummary: summarizeOutput(input.modelResult),
+      });
+      return result;
+    },
+  };
+}
+
+const MAX_LEAF = 1000;
+const MAX_SUMMARY = 500;
+// Redaction reads a window past the clip so a credential whose end lies beyond the cut is still
+// recognised whole before it is cut.
+const SUMMARY_WINDOW = 8192;
+const MAX_DEPTH = 32;
+
+/** The effective args minus hidden keys, string leaves scrubbed then clipped, cycles marked. */
+export function projectToolInput(args: unknown, hiddenKeys: ReadonlySet<string>): unknown {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return projectValue(args, [], 0);
+  }
+  const ancestors: object[] = [args];
+  const projected: Record<string, unknown> = {};
+  for (const key of Object.keys(args)) {
+    if (hiddenKeys.has(key)) continue;
+    defineOwn(projected, key, projectValue((args as Record<string, unknown>)[key], ancestors, 1));
+  }
+  return projected;
+}
+
+/** A one-line, redacted, ≤ 500-character summary of the model-facing result. */
+export function summarizeOutput(modelResult: unknown): string {
+  const text = typeof modelResult === 'string' ? modelResult : (safeJson(modelResult) ?? '');
+  // Multi-line shapes (PEM, a key split by a tab) first, then the one-line form.
+  const window = redactSecretShapedText(clip(text, SUMMARY_WINDOW));
+  const oneLine = redactSecretShapedText(window.replace(/\s+/g, ' ').trim());
+  return clip(oneLine, MAX_SUMMARY);
+}
+
+function projectValue(value: unknown, ancestors: object[], depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return clip(redactSecretShapedText(clip(value, SUMMARY_WINDOW)), MAX_LEAF);
+    case 'bigint':
+      return `${value}`;
+    case 'function':
+      return '[function]';
+    case 'symbol':
+      return '[symbol]';
+    case 'object':
+      break;
+    default:
+      return value;
+  }
+  if (value === null) return null;
+  if (ancestors.includes(value)) return '[cyclic]';
+  if (depth >= MAX_DEPTH) return '[too deep]';
+  if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes]`;
+  // Only ancestors are cycles: a sibling seen twice is projected at each occurrence.
+  ancestors.push(value);
+  try {
+    if (Array.isArray(value)) return value.map((item) => projectValue(item, ancestors, depth + 1));
+    const projected: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      defineOwn(
+        projected,
+        key,
+        projectValue((value as Record<string, unknown>)[key], ancestors, depth + 1),
+      );
+    }
+    return projected;
+  } finally {
+    ancestors.pop();
+  }
+}
+
+// A `__proto__` key in tool args must stay data in the projection, not become its prototype.
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+/** At most `max` UTF-16 units, never ending on half of a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,128 @@
+/** What a recognised secret span is replaced with. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Replaces every secret-shaped span (PEM private keys, bearer/basic credentials, `key=value`
+ * secrets, vendor tokens, JWTs, URL userinfo passwords) with `[redacted]`. Shape-based and
+ * deliberately lossy: a display and log projection, never a guarantee that arbitrary sensitive
+ * text is caught. Linear in the input: every pattern starts at a literal anchor and has bounded
+ * quantifiers with no required suffix after an open-ended run, so no input makes it backtrack.
+ */
+export function redactSecretShapedText(text: string): string {
+  const withoutKeys = text.includes('-----BEGIN ') ? redactPrivateKeyBlocks(text) : text;
+  return withoutKeys.replace(SECRET_SHAPES, REPLACEMENT);
+}
+
+// Case-insensitive keyword spelled as classes, so the vendor token shapes in the same single
+// pass stay case-sensitive (`AKIA`, not `akia`) without a second scan of the text.
+function anyCase(word: string): string {
+  return [...word]
+    .map((char) => {
+      const lower = char.toLowerCase();
+      const upper = char.toUpperCase();
+      return lower === upper ? char.replace(/[-_]/, '[-_]?') : `[${lower}${upper}]`;
+    })
+    .join('');
+}
+
+const SECRET_KEYWORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'api_key',
+  'access_key',
+  'private_key',
+  'credential',
+  'credentials',
+  'auth_key',
+  'session_key',
+].map(anyCase);
+
+// A token never starts in the middle of another identifier (`task-force` is not `sk-…`). The
+// boundary is also what keeps the JWT branch linear: a failed attempt scans one run once.
+const BOUNDARY = '(?<![A-Za-z0-9_-])';
+
+// Values that are references or blanks, not secrets (`${DB_PASSWORD}`, `$TOKEN`, `%PW%`,
+// `<your-token>`, `{{ secrets.X }}`, `null`): masking them only loses information.
+const NOT_A_VALUE = '(?![$%<{*]|(?:null|none|nil|true|false|undefined)(?![A-Za-z0-9_]))';
+
+// Every branch keeps its context in one capture group and loses the rest, so a single native
+// replacement string does the work: no per-match callback on text dense with secrets.
+const SECRET_SHAPES = new RegExp(
+  [
+    // key = value / "key": "value" / key: 'value'. An open quote takes the value to the closing
+    // quote (or 1 KiB) without requiring it, so unterminated values cannot make an attempt fail late.
+    `((?:${SECRET_KEYWORDS.join('|')})["']?[ \\t]{0,4}(?::=|=|:)[ \\t]{0,4})` +
+      `(?:(["'])${NOT_A_VALUE}[^"'\\r\\n]{1,1024}|${NOT_A_VALUE}[^\\s"'&,;<>\`]{1,1024})`,
+    // `Basic authentication` and `Bearer of bad news` are prose: a credential has a digit, a
+    // symbol or a capital after its first character; the lookahead scans one letter run once.
+    `((?<![A-Za-z])[Bb](?:earer|asic)[ \\t]{1,4})` +
+      `(?=[0-9._~+/=-]|[A-Za-z][a-z]{0,4096}[0-9._~+/=A-Z-])[A-Za-z0-9._~+/=-]{8,4096}`,
+    // The password of URL userinfo; the user part and the rest of the URL stay readable.
+    `(://[^\\s/?#@:]{0,256}:)${NOT_A_VALUE}[^\\s/?#@]{1,256}(?=@)`,
+    `(https://hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]{8,512}`,
+    `${BOUNDARY}(?:` +
+      [
+        '(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}',
+        'gh[pousr]_[A-Za-z0-9]{30,255}',
+        'github_pat_[A-Za-z0-9_]{22,255}',
+        'gl(?:pat|dt|ptt|rt|cbt|ft|imt|oas|soat|agent)-[A-Za-z0-9_-]{20,255}',
+        'xox[abposer]-[A-Za-z0-9-]{10,255}',
+        'xapp-[0-9]-[A-Za-z0-9-]{10,255}',
+        'sk-[A-Za-z0-9_-]{20,512}',
+        '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,255}',
+        'whsec_[A-Za-z0-9]{20,255}',
+        'AIza[A-Za-z0-9_-]{30,64}',
+        'hf_[A-Za-z0-9]{30,64}',
+        'npm_[A-Za-z0-9]{30,64}',
+        'pypi-[A-Za-z0-9_-]{50,512}',
+        'eyJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,4096}\\.[A-Za-z0-9_-]{8,4096}',
+      ].join('|') +
+      ')',
+  ].join('|'),
+  'g',
+);
+
+// The kept context of whichever branch matched (unmatched groups are empty), then the marker.
+const REPLACEMENT = `$1$2$3$4$5${REDACTED}`;
+
+// A private-key block is redacted from its header to its END line. The END search is bounded
+// and its answer cached, so a flood of headers without an END line stays linear.
+const PEM_HEADER = /-----BEGIN ([A-Z0-9 ]{0,40})-----/y;
+const PEM_WINDOW = 16_384;
+
+function redactPrivateKeyBlocks(text: string): string {
+  let output = '';
+  let copiedUpTo = 0;
+  let searchFrom = 0;
+  let knownEnd = -2; // -2: not searched yet; -1: no END after the last search start
+  for (;;) {
+    const start = text.indexOf('-----BEGIN ', searchFrom);
+    if (start === -1) break;
+    PEM_HEADER.lastIndex = start;
+    const header = PEM_HEADER.exec(text);
+    const label = header?.[1];
+    if (header === null || label === undefined || !label.includes('PRIVATE KEY')) {
+      searchFrom = start + 11;
+      continue;
+    }
+    const bodyStart = start + header[0].length;
+    if (knownEnd !== -1 && knownEnd < bodyStart) knownEnd = text.indexOf('-----END ', bodyStart);
+    let blockEnd: number;
+    let tail = '';
+    if (knownEnd !== -1 && knownEnd - bodyStart <= PEM_WINDOW) {
+      const lineEnd = text.indexOf('-----', knownEnd + 9);
+      blockEnd = lineEnd === -1 || lineEnd - knownEnd > 80 ? knownEnd + 9 : lineEnd + 5;
+      tail = `\n${text.slice(knownEnd, blockEnd)}`;
+    } else {
+      // No END line within reach: everything up to the window is treated as key material.
+      blockEnd = Math.min(text.length, bodyStart + PEM_WINDOW);
+    }
+    output += `${text.slice(copiedUpTo, bodyStart)}\n${REDACTED}${tail}`;
+    copiedUpTo = blockEnd;
+    searchFrom = blockEnd;
+  }
+  return copiedUpTo === 0 ? text : output + text.slice(copiedUpTo);
+}

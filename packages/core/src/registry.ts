@@ -1,0 +1,55 @@
+import type { ToolDispatchContext } from './dispatch-context.js';
+import { compareCodeUnits } from './errors.js';
+import { dispatch, type RegistryState } from './dispatch/dispatch.js';
+import type { RegisteredTool } from './dispatch/registered-tool.js';
+import type { ToolCall, ToolDispatchOutcome } from './dispatch/tool-call.js';
+import type { AnyToolDef, ToolId } from './tool-def.js';
+import type { ToolHost } from './tool-host.js';
+
+/** What a registry is built from: the catalog and the one host every dispatch runs against. */
+export interface ToolRegistryOptions {
+  readonly tools: readonly AnyToolDef[];
+  readonly host: ToolHost;
+}
+
+/** The engine's tool registry: exact-id lookup and the guarded dispatch pipeline. */
+export interface ToolRegistry {
+  /** Runs one call through every guard; resolves only when the host call succeeded. */
+  dispatch(call: ToolCall, ctx: ToolDispatchContext): Promise<ToolDispatchOutcome>;
+  /** The registered tool with exactly this id. */
+  get(id: string): AnyToolDef | undefined;
+  /** Every registered id, in UTF-16 code-unit order. */
+  list(): readonly ToolId[];
+}
+
+/**
+ * Builds a registry. Performs no I/O and reads no ambient state; refuses a bad catalog here
+ * rather than on first use. Registering a tool grants nothing: `ctx.grantedToolIds` does.
+ */
+export function createToolRegistry({ tools, host }: ToolRegistryOptions): ToolRegistry {
+  const registered = new Map<string, RegisteredTool>();
+  for (const def of tools) {
+    assertRegistrable(def);
+    if (registered.has(def.id)) throw new TypeError(`toolhost: duplicate tool id ${def.id}`);
+    registered.set(def.id, Object.freeze({ def, configOnly: new Set(def.configOnlyParams ?? []) }));
+  }
+  const state: RegistryState = { tools: registered, host };
+  const ids = Object.freeze([...registered.keys()].sort(compareCodeUnits));
+  return Object.freeze({
+    dispatch: (call: ToolCall, ctx: ToolDispatchContext) => dispatch(state, call, ctx),
+    get: (id: string) => (typeof id === 'string' ? registered.get(id)?.def : undefined),
+    list: () => ids,
+  });
+}
+
+function assertRegistrable(def: AnyToolDef): void {
+  if (typeof def.id !== 'string' || def.id === '') {
+    throw new TypeError('toolhost: a tool id must be a non-empty string');
+  }
+  // An http tool's whole guardrail is its URL: without a target the allowlist would be skipped
+  // (fail-open). A process tool may lack one: `git_status` and `git_commit` run a config-pinned
+  // command, and a process tool that has a target but names no command is refused at dispatch.
+  if (def.policy.egress === 'http' && def.policyTarget === undefined) {
+    throw new TypeError(`toolhost: http tool ${def.id} must declare a policyTarget`);
+  }
+}
