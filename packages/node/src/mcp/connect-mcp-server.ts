@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerDeclaration, ResolvedMcpArmOptions } from './mcp-arm-options.js';
-import { createMcpHttpFetch, McpHttpRefusedError } from './mcp-http-fetch.js';
+import { createMcpHttpFetch, McpHttpRefusedError, type McpHttpEndpoint } from './mcp-http-fetch.js';
 import { buildMcpServerEnv, resolveDeclaredValues } from './resolve-declared-values.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
@@ -17,7 +17,13 @@ export interface McpConnection {
 
 /** Why a server could not be connected; a fixed code, never the server's own text. */
 export type McpConnectFailure =
-  'credential_unresolved' | 'insecure_url' | 'invalid_url' | 'spawn_failed' | 'connect_failed';
+  | 'credential_unresolved'
+  | 'insecure_url'
+  | 'invalid_url'
+  | 'ssrf_blocked'
+  | 'not_found'
+  | 'spawn_failed'
+  | 'connect_failed';
 
 /** A connection attempt that failed, with its code (the cause stays for logs). */
 export class McpConnectError extends Error {
@@ -36,7 +42,7 @@ export async function connectMcpServer(
   declaration: McpServerDeclaration,
   options: ResolvedMcpArmOptions,
 ): Promise<McpConnection> {
-  const transport = await createTransport(declaration, options);
+  const { transport, release } = await createTransport(declaration, options);
   let closed = false;
   const client = new Client({ name: 'toolhost', version: '0.1.0' }, { capabilities: {} });
   client.onclose = () => {
@@ -48,6 +54,7 @@ export async function connectMcpServer(
     await client.connect(transport, { timeout: options.connectTimeoutMs });
   } catch (error) {
     await transport.close().catch(() => undefined);
+    await release();
     throw new McpConnectError(isSpawnError(error) ? 'spawn_failed' : 'connect_failed', {
       cause: error,
     });
@@ -62,6 +69,7 @@ export async function connectMcpServer(
         await Promise.resolve(transport.terminateSession()).catch(() => undefined);
       }
       await client.close().catch(() => undefined);
+      await release();
     },
   };
 }
@@ -69,32 +77,35 @@ export async function connectMcpServer(
 async function createTransport(
   declaration: McpServerDeclaration,
   options: ResolvedMcpArmOptions,
-): Promise<Transport> {
+): Promise<{ transport: Transport; release: () => Promise<void> }> {
   if (declaration.transport === 'stdio') {
     const declaredEnv = await resolveDeclared(declaration.env, options);
-    return new StdioProcessTransport({
+    const transport = new StdioProcessTransport({
       command: declaration.command,
       args: declaration.args ?? [],
       env: buildMcpServerEnv(declaredEnv),
       killGraceMs: options.killGraceMs,
       ...(declaration.cwd === undefined ? {} : { cwd: declaration.cwd }),
     });
-  }
-  let endpoint: ReturnType<typeof createMcpHttpFetch>;
-  try {
-    endpoint = createMcpHttpFetch(declaration);
-  } catch (error) {
-    if (error instanceof McpHttpRefusedError) throw new McpConnectError(error.reason);
-    throw error;
+    return { transport, release: async () => {} };
   }
   const headers = await resolveDeclared(declaration.headers, options);
+  let endpoint: McpHttpEndpoint;
+  try {
+    endpoint = await createMcpHttpFetch(declaration);
+  } catch (error) {
+    if (error instanceof McpHttpRefusedError)
+      throw new McpConnectError(error.reason, { cause: error });
+    throw error;
+  }
   // Loaded on demand: only hosts that declare an HTTP server pay for (and resolve) its SSE deps.
   const { StreamableHTTPClientTransport } =
     await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  return new StreamableHTTPClientTransport(endpoint.url, {
+  const transport = new StreamableHTTPClientTransport(endpoint.url, {
     fetch: endpoint.fetch,
     requestInit: { headers },
   });
+  return { transport, release: () => endpoint.close().catch(() => undefined) };
 }
 
 async function resolveDeclared(
