@@ -9,7 +9,6 @@ export type {
 export { checkEgressUrl, assertHostAllowed } from './egress/check-egress-url.js';
 export { isGlobalUnicast } from './egress/is-global-unicast.js';
 export { isBlockedHostname } from './egress/is-blocked-hostname.js';
-export { normalizeHost } from './egress/normalize-host.js';
 export { resolveDestination } from './egress/resolve-destination.js';
 export type {
   EgressAddress,

@@ -1,6 +1,4 @@
-import { ToolPolicyError, type ToolId } from '@toolhost/core';
-
-import { normalizeHost } from './normalize-host.js';
+import { normalizeHost, ToolPolicyError, type ToolId } from '@toolhost/core';
 
 /**
  * Parses and re-checks a request URL (or a redirect target, against `base`): WHATWG-parseable,

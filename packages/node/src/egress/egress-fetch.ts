@@ -1,4 +1,5 @@
 import {
+  normalizeHost,
   ToolCancelledError,
   ToolExecutionError,
   type AbortSignalLike,
@@ -9,7 +10,6 @@ import {
 import type { Dispatcher } from 'undici';
 
 import { assertHostAllowed, checkEgressUrl } from './check-egress-url.js';
-import { normalizeHost } from './normalize-host.js';
 import type { PinnedPoolCache } from './pinned-pool-cache.js';
 import { raceAbort } from './race-abort.js';
 import { readResponseBody } from './read-response-body.js';

@@ -1,11 +1,10 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
-import { ToolExecutionError, ToolPolicyError, type ToolId } from '@toolhost/core';
+import { normalizeHost, ToolExecutionError, ToolPolicyError, type ToolId } from '@toolhost/core';
 
 import { isBlockedHostname } from './is-blocked-hostname.js';
 import { isAllowedAddress, type AddressRange } from './is-global-unicast.js';
-import { normalizeHost } from './normalize-host.js';
 import { raceAbort } from './race-abort.js';
 
 /** One DNS answer. */
