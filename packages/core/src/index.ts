@@ -155,3 +155,4 @@ export type {
 export { toOpenAiStrictSchema } from './lowering/to-openai-strict-schema.js';
 export { toGeminiSchema } from './lowering/to-gemini-schema.js';
 export { fromOpenAiStrictArgs } from './lowering/from-openai-strict-args.js';
+export type { SchemaNode } from './lowering/schema-node.js';

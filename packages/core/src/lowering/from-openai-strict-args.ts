@@ -26,7 +26,9 @@ function restore(schema: SchemaNode, value: unknown): unknown {
   for (const [key, entry] of Object.entries(value)) {
     const child = Object.hasOwn(properties, key) ? properties[key] : undefined;
     const childSchema = isSchemaNode(child) ? child : undefined;
-    if (entry === null && !required.has(key) && !admitsNull(childSchema)) continue;
+    // Only a declared optional key is restored; an undeclared one stays for parseArgs to refuse.
+    const omitted = childSchema !== undefined && !required.has(key) && !admitsNull(childSchema);
+    if (entry === null && omitted) continue;
     out[key] = childSchema === undefined ? entry : restore(childSchema, entry);
   }
   return out;
