@@ -1,0 +1,185 @@
+import { spawn } from 'node:child_process';
+import { readFile, realpath, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSandbox, snapshotTree } from './test-support/sandbox.js';
+import type { Sandbox } from './test-support/sandbox.js';
+
+// The jail races this long and the naive control half as long: each test stays under 5 s.
+const RACE_MS = 1800;
+const CONTROL_MS = 800;
+const WORKERS = 4;
+const swapper = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-support/swapper.mjs');
+
+interface Tally {
+  ok: number;
+  refused: number;
+  leaked: number;
+}
+
+describe('the jail under a swapping attacker', () => {
+  let box: Sandbox | undefined;
+  afterEach(async () => {
+    await box?.close();
+    box = undefined;
+  });
+
+  it('never reads, lists or writes outside when the final component is swapped for a symlink', async () => {
+    box = await createSandbox({}, async ({ root, outside }) => {
+      await writeFile(path.join(outside, 't.txt'), 'OUTSIDE-SECRET');
+      await writeFile(path.join(root, 't.txt'), 'INSIDE');
+    });
+    const { root, outside } = box;
+    const fs = box.fs;
+    const before = await snapshotTree(outside);
+    const tally: Tally = { ok: 0, refused: 0, leaked: 0 };
+
+    const swaps = await race('final', root, outside, async (worker, round) => {
+      await count(tally, async () => {
+        const read = await fs.readFile({ path: 't.txt' });
+        return read.content.includes('OUTSIDE');
+      });
+      await count(tally, async () => {
+        const read = await fs.readFile({ path: '*.txt', glob: true });
+        return read.content.includes('OUTSIDE');
+      });
+      await count(tally, async () => {
+        await fs.writeFile({
+          path: 't.txt',
+          content: `W${worker}-${round}`,
+          append: round % 2 === 0,
+        });
+        return false;
+      });
+    });
+    const naive = await naiveLeaks('final', root, outside, 't.txt');
+
+    expect(await snapshotTree(outside)).toEqual(before);
+    expect(tally.leaked).toBe(0);
+    expect(tally.ok).toBeGreaterThan(0);
+    expect(tally.refused).toBeGreaterThan(0);
+    expect(swaps).toBeGreaterThan(20);
+    report('final component', tally, swaps, naive);
+  });
+
+  it('never reads, lists or writes outside when a parent directory is swapped for a symlink', async () => {
+    box = await createSandbox({}, async ({ outside }) => {
+      await writeFile(path.join(outside, 't.txt'), 'OUTSIDE-SECRET');
+      await writeFile(path.join(outside, 'outside-only.txt'), 'OUTSIDE-SECRET');
+    });
+    const { root, outside } = box;
+    const fs = box.fs;
+    const before = await snapshotTree(outside);
+    const tally: Tally = { ok: 0, refused: 0, leaked: 0 };
+
+    const swaps = await race('parent', root, outside, async (worker, round) => {
+      await count(tally, async () => {
+        const read = await fs.readFile({ path: 'd/t.txt' });
+        return read.content.includes('OUTSIDE');
+      });
+      await count(tally, async () => {
+        const listing = await fs.listDirectory({ path: 'd', recursive: true });
+        return listing.entries.some((entry) => entry.name.includes('outside-only'));
+      });
+      await count(tally, async () => {
+        await fs.writeFile({ path: `d/w-${worker}-${round}.txt`, content: 'W' });
+        return false;
+      });
+      await count(tally, async () => {
+        await fs.writeFile({
+          path: `d/sub-${worker}-${round}/x.txt`,
+          content: 'W',
+          createDirs: true,
+        });
+        return false;
+      });
+      await count(tally, async () => {
+        await fs.writeFile({ path: 'd/t.txt', content: 'A', append: true });
+        return false;
+      });
+    });
+    const naive = await naiveLeaks('parent', root, outside, 'd/t.txt');
+
+    expect(await snapshotTree(outside)).toEqual(before);
+    expect(tally.leaked).toBe(0);
+    expect(tally.ok).toBeGreaterThan(0);
+    expect(tally.refused).toBeGreaterThan(0);
+    expect(swaps).toBeGreaterThan(20);
+    report('parent directory', tally, swaps, naive);
+  });
+});
+
+// Runs `round` in WORKERS loops while the swapper child runs; resolves the swap count.
+async function race(
+  mode: 'final' | 'parent',
+  root: string,
+  outside: string,
+  round: (worker: number, round: number) => Promise<void>,
+  durationMs = RACE_MS,
+): Promise<number> {
+  const child = spawn(process.execPath, [swapper, mode, root, outside], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  await new Promise<void>((resolve) => {
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.includes('ready')) resolve();
+    });
+  });
+  const deadline = Date.now() + durationMs;
+  await Promise.all(
+    Array.from({ length: WORKERS }, async (_unused, worker) => {
+      for (let index = 0; Date.now() < deadline; index += 1) await round(worker, index);
+    }),
+  );
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  child.kill('SIGTERM');
+  await exited;
+  return Number(/swaps (\d+)/.exec(output)?.[1] ?? 0);
+}
+
+async function count(tally: Tally, attempt: () => Promise<boolean>): Promise<void> {
+  try {
+    if (await attempt()) tally.leaked += 1;
+    else tally.ok += 1;
+  } catch {
+    tally.refused += 1;
+  }
+}
+
+// The control: realpath, check containment, then open by path — the implementation the issue
+// warns about. Run against the same swapper so the report shows the race is real.
+async function naiveLeaks(
+  mode: 'final' | 'parent',
+  root: string,
+  outside: string,
+  file: string,
+): Promise<number> {
+  let leaks = 0;
+  await race(
+    mode,
+    root,
+    outside,
+    async () => {
+      try {
+        const real = await realpath(path.join(root, file));
+        if (!real.startsWith(root + path.sep)) return;
+        if ((await readFile(real, 'utf8')).includes('OUTSIDE')) leaks += 1;
+      } catch {
+        // Refused or mid-swap.
+      }
+    },
+    CONTROL_MS,
+  );
+  return leaks;
+}
+
+function report(label: string, tally: Tally, swaps: number, naive: number): void {
+  console.log(
+    `race (${label}): ${swaps} swaps; jail ok ${tally.ok}, refused ${tally.refused}, leaked ${tally.leaked}; ` +
+      `naive realpath-then-open leaked ${naive}`,
+  );
+}

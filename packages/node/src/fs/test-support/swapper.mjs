@@ -1,0 +1,71 @@
+// Race fixture: swaps a path between a real entry and a symlink out of the root until killed.
+// argv: mode ('final' | 'parent'), root, outside. Prints "ready", then the swap count on SIGTERM.
+import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+
+const [mode, root, outside] = process.argv.slice(2);
+let swaps = 0;
+let stop = false;
+process.on('SIGTERM', () => {
+  stop = true;
+});
+
+// Holds each state for a moment, so readers meet both states about equally often.
+function hold() {
+  const until = process.hrtime.bigint() + 100_000n;
+  while (process.hrtime.bigint() < until);
+}
+
+function swapFinal() {
+  writeFileSync(`${root}/.swap-file`, 'INSIDE');
+  renameSync(`${root}/.swap-file`, `${root}/t.txt`);
+  hold();
+  symlinkSync(`${outside}/t.txt`, `${root}/.swap-link`);
+  renameSync(`${root}/.swap-link`, `${root}/t.txt`);
+  hold();
+}
+
+// A host write with createDirs may create a real `d` while it is briefly absent: remove that
+// stray directory (it is inside the root) and carry on swapping.
+function swapParent() {
+  renameSync(`${root}/d`, `${root}/.d-real`);
+  try {
+    symlinkSync(outside, `${root}/d`);
+  } catch {
+    rmSync(`${root}/d`, { recursive: true, force: true });
+    symlinkSync(outside, `${root}/d`);
+  }
+  hold();
+  unlinkSync(`${root}/d`);
+  try {
+    renameSync(`${root}/.d-real`, `${root}/d`);
+  } catch {
+    rmSync(`${root}/d`, { recursive: true, force: true });
+    renameSync(`${root}/.d-real`, `${root}/d`);
+  }
+  hold();
+}
+
+if (mode === 'parent') {
+  rmSync(`${root}/d`, { recursive: true, force: true });
+  mkdirSync(`${root}/d`);
+  writeFileSync(`${root}/d/t.txt`, 'INSIDE');
+}
+process.stdout.write('ready\n');
+// Swap in bursts and yield between them so SIGTERM is seen.
+function burst() {
+  for (let index = 0; index < 200 && !stop; index += 1) {
+    try {
+      if (mode === 'parent') swapParent();
+      else swapFinal();
+      swaps += 1;
+    } catch {
+      // A host write landed a file at the name mid-swap; keep swapping.
+    }
+  }
+  if (stop) {
+    process.stdout.write(`swaps ${swaps}\n`);
+    process.exit(0);
+  }
+  setImmediate(burst);
+}
+burst();
