@@ -53,27 +53,31 @@ export async function captureOutput(
     }
   };
 
-  for await (const data of readable) {
-    const chunk = data as Buffer;
-    total += chunk.length;
-    if (head === undefined) {
-      held.push(chunk);
-      if (total <= limitBytes) continue;
-      const all = Buffer.concat(held);
-      held = [];
-      head = all.subarray(0, headLimit);
-      tail = [all.subarray(all.length - tailLimit)];
-      tailBytes = tailLimit;
-      spill = await openSpill?.(stream).catch(() => undefined);
-      await writeSpill(all);
-      continue;
+  try {
+    for await (const data of readable) {
+      const chunk = data as Buffer;
+      total += chunk.length;
+      if (head === undefined) {
+        held.push(chunk);
+        if (total <= limitBytes) continue;
+        const all = Buffer.concat(held);
+        held = [];
+        head = all.subarray(0, headLimit);
+        tail = [all.subarray(all.length - tailLimit)];
+        tailBytes = tailLimit;
+        spill = await openSpill?.(stream).catch(() => undefined);
+        await writeSpill(all);
+        continue;
+      }
+      tail.push(chunk);
+      tailBytes += chunk.length;
+      while (tail.length > 1 && tailBytes - (tail[0]?.length ?? 0) >= tailLimit) {
+        tailBytes -= tail.shift()?.length ?? 0;
+      }
+      await writeSpill(chunk);
     }
-    tail.push(chunk);
-    tailBytes += chunk.length;
-    while (tail.length > 1 && tailBytes - (tail[0]?.length ?? 0) >= tailLimit) {
-      tailBytes -= tail.shift()?.length ?? 0;
-    }
-    await writeSpill(chunk);
+  } catch {
+    // The host closed a pipe a descendant it could not kill still held: keep what arrived.
   }
 
   if (head === undefined) return { text: Buffer.concat(held).toString('utf8') };

@@ -76,12 +76,12 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
     limitBytes: plan.maxBufferBytes,
     stream: 'stdout',
     openSpill: plan.openSpill,
-  });
+  }).catch(emptyCapture);
   const stderr = captureOutput(child.stderr, {
     limitBytes: plan.maxBufferBytes,
     stream: 'stderr',
     openSpill: plan.openSpill,
-  });
+  }).catch(emptyCapture);
 
   child.once('error', (error) => {
     spawnError = error;
@@ -103,17 +103,19 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
       clearTimeout(forceCloseTimer);
       signal?.removeEventListener('abort', onAbort);
       const durationMs = performance.now() - started;
-      void Promise.all([stdout.catch(emptyCapture), stderr.catch(emptyCapture)]).then(
-        async ([out, err]) => {
-          if (runToken !== undefined) await killProcessTree(tree, 'SIGKILL');
-          if (ending === 'abort') return reject(new ToolCancelledError(plan.toolId));
-          if (spawnError !== undefined) return reject(spawnFailure(plan.toolId, spawnError));
-          const result = toResult({ exitCode, exitSignal, out, err, durationMs });
-          // The calling tool turns this into `ToolExecutionError(<its id>, 'timed_out')`; the
-          // partial output stays available to a host that wants to log it.
-          resolve(ending === 'timeout' ? { ...result, timedOut: true } : result);
-        },
-      );
+      void Promise.all([stdout, stderr]).then(async ([out, err]) => {
+        if (runToken !== undefined) await killProcessTree(tree, 'SIGKILL');
+        if (ending === 'abort') return reject(new ToolCancelledError(plan.toolId));
+        if (spawnError !== undefined) return reject(spawnFailure(plan.toolId, spawnError));
+        const result = toResult({
+          ...unwrapNamespaceExit(plan.containment, exitCode, exitSignal, err),
+          out,
+          durationMs,
+        });
+        // The calling tool turns this into `ToolExecutionError(<its id>, 'timed_out')`; the
+        // partial output stays available to a host that wants to log it.
+        resolve(ending === 'timeout' ? { ...result, timedOut: true } : result);
+      });
     });
   });
 }
@@ -170,6 +172,30 @@ function toResult(input: {
     stderr: err.text,
     durationMs: Math.round(durationMs),
     ...(truncated === undefined ? {} : { truncated }),
+  };
+}
+
+// util-linux `unshare` re-raises the signal that killed its child, but cannot re-raise SIGKILL:
+// it prints this line and exits 1. Report what really happened instead of a fake exit code.
+const UNSHARE_SIGKILL_LINE = /(^|\n)unshare: sigprocmask unblock failed: [^\n]*\n?$/;
+
+function unwrapNamespaceExit(
+  containment: ContainmentInfo,
+  exitCode: number | null,
+  exitSignal: NodeJS.Signals | null,
+  err: CapturedOutput,
+): { exitCode: number | null; exitSignal: NodeJS.Signals | null; err: CapturedOutput } {
+  if (
+    containment.mode !== 'pid-namespace' ||
+    exitCode !== 1 ||
+    !UNSHARE_SIGKILL_LINE.test(err.text)
+  ) {
+    return { exitCode, exitSignal, err };
+  }
+  return {
+    exitCode: null,
+    exitSignal: 'SIGKILL',
+    err: { ...err, text: err.text.replace(UNSHARE_SIGKILL_LINE, '$1') },
   };
 }
 
