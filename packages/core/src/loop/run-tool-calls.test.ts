@@ -265,3 +265,21 @@ describe('runToolCalls', () => {
     await expect(attempt).rejects.toThrow('boom');
   });
 });
+
+describe('runToolCalls with a context per call', () => {
+  it('dispatches each call under the context built for it', async () => {
+    const ctx = context();
+    const perCall = (call: { name: string }) =>
+      call.name === 'echo' ? { ...ctx, config: { parameters: { prefix: '> ' } } } : ctx;
+
+    const round = await runToolCalls(
+      [
+        { id: 'c1', name: 'echo', args: { text: 'a' } },
+        { id: 'c2', name: 'save', args: { note: 'b' } },
+      ],
+      { registry, ctx: perCall, budget: createCorrectionBudget() },
+    );
+
+    expect(contents(round.toolMessage.content)).toEqual(['> a', { saved: 1 }]);
+  });
+});

@@ -11,7 +11,8 @@ import { defaultRandomNonce, type RandomNonce } from './random-nonce.js';
 /** What `runToolCalls` needs: the registry, the turn's context and its correction budget. */
 export interface RunToolCallsOptions {
   readonly registry: Pick<LoopRegistry, 'dispatch' | 'get'>;
-  readonly ctx: ToolDispatchContext;
+  /** The turn's context, or one per call (adapters put each tool's own config on its context). */
+  readonly ctx: ToolDispatchContext | ((call: LoopToolCall) => ToolDispatchContext);
   /** Shared by every round of one turn (`createCorrectionBudget()`). */
   readonly budget: CorrectionBudget;
   /** Feed recoverable failures back (chat surfaces); workflows leave it off and fail fast. */
@@ -38,12 +39,15 @@ export async function runToolCalls(
   calls: readonly LoopToolCall[],
   options: RunToolCallsOptions,
 ): Promise<ToolCallRound> {
-  const { registry, ctx, budget } = options;
+  const { registry, budget } = options;
+  const { ctx: context } = options;
+  const contextFor = typeof context === 'function' ? context : () => context;
   // A fresh object per response: every failure of this response shares one budget charge.
   const round = {};
   const results: ToolResultPart[] = [];
   const media: CallMediaAttachments[] = [];
   for (const call of calls) {
+    const ctx = contextFor(call);
     if (isAborted(ctx)) throw cancelledBefore(call, registry);
     try {
       const outcome = await registry.dispatch(call, ctx);

@@ -1,0 +1,153 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { ToolDeniedByUserError, type LoopRegistry } from '@toolhost/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createStubRegistry } from '../../core/src/loop/test-support/stub-registry.js';
+import { echoTool, imageTool, saveTool } from '../../core/src/loop/test-support/sample-tools.js';
+import { createAnthropicToolhost } from './create-anthropic-toolhost.js';
+import { recorded, startReplayServer, type ReplayServer } from './test-support/replay-server.js';
+
+type Body = { tools?: Anthropic.Tool[]; messages: Anthropic.MessageParam[] };
+
+let server: ReplayServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function clientReplaying(...names: string[]): Promise<Anthropic> {
+  server = await startReplayServer(await Promise.all(names.map((name) => recorded(name))));
+  return new Anthropic({ apiKey: 'sk-ant-test', baseURL: server.origin, maxRetries: 0 });
+}
+
+function registryOf(): LoopRegistry {
+  return createStubRegistry([echoTool, saveTool, imageTool]);
+}
+
+function lastUserContent(request: { body: unknown } | undefined): unknown {
+  return (request?.body as Body).messages.at(-1)?.content;
+}
+
+// The loop an embedder writes, as in the README.
+async function runAgent(client: Anthropic, toolhost: ReturnType<typeof createAnthropicToolhost>) {
+  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Echo hello' }];
+  const turn = toolhost.startTurn();
+  while (turn.take()) {
+    const message = await client.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      tools: toolhost.tools,
+      messages,
+    });
+    messages.push({ role: 'assistant', content: message.content });
+    const results = await turn.toolResults(message);
+    if (results === undefined) return message;
+    messages.push(results);
+  }
+  return undefined;
+}
+
+describe('createAnthropicToolhost against a replayed Messages API', () => {
+  it('corrects a bad-args call and applies config-only values the model cannot see', async () => {
+    const client = await clientReplaying('tool-use-bad-args', 'tool-use-corrected', 'end-turn');
+    const toolhost = createAnthropicToolhost(registryOf(), {
+      toolPolicy: {},
+      grantedToolIds: ['echo'],
+      toolConfig: { echo: { prefix: '> ' } },
+    });
+
+    const final = await runAgent(client, toolhost);
+
+    expect(final?.stop_reason).toBe('end_turn');
+    const [first, second, third] = server?.requests ?? [];
+    expect(first?.url).toBe('/v1/messages');
+    expect((first?.body as Body).tools).toEqual([
+      {
+        name: 'echo',
+        description: 'Echo text back',
+        input_schema: {
+          type: 'object',
+          properties: { text: { type: 'string' } },
+          required: ['text'],
+          additionalProperties: false,
+        },
+      },
+    ]);
+    expect(lastUserContent(second)).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_01D7FLrfh4GYq7yT1ULmeyWH',
+        content: 'tool echo args invalid: text (invalid_type), txt (unrecognized_key)',
+        is_error: true,
+      },
+    ]);
+    expect(lastUserContent(third)).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_01Q3ZnJ8kUeYb2a7mWcX4vTd', content: '> hello' },
+    ]);
+  });
+
+  it('ends the turn with the typed error when approval is rejected', async () => {
+    const client = await clientReplaying('tool-use-save', 'end-turn');
+    const toolhost = createAnthropicToolhost(registryOf(), {
+      toolPolicy: {},
+      approval: { confirm: async () => ({ outcome: 'reject' }) },
+    });
+
+    const attempt = runAgent(client, toolhost);
+
+    await expect(attempt).rejects.toBeInstanceOf(ToolDeniedByUserError);
+    expect(server?.requests).toHaveLength(1);
+  });
+
+  it('answers with tool results first, then the media fenced as reported content', async () => {
+    const client = await clientReplaying('tool-use-image');
+    const toolhost = createAnthropicToolhost(registryOf(), {
+      toolPolicy: {},
+      randomNonce: () => 'f3nce',
+    });
+    const message = await client.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      tools: toolhost.tools,
+      messages: [{ role: 'user', content: 'Look at the diagram' }],
+    });
+
+    const results = await toolhost.startTurn().toolResults(message);
+
+    const content = results?.content as Anthropic.ContentBlockParam[];
+    expect(results?.role).toBe('user');
+    expect(content.map((block) => block.type)).toEqual(['tool_result', 'text', 'image', 'text']);
+    expect(content[1]).toMatchObject({
+      text: expect.stringMatching(/^<reported-content nonce="f3nce">/),
+    });
+    expect(content[2]).toEqual({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: 'iVBORw==' },
+    });
+    expect(content[3]).toMatchObject({
+      text: expect.stringMatching(/^<\/reported-content nonce="f3nce">/),
+    });
+  });
+
+  it('returns nothing when the model asked for no tool', async () => {
+    const client = await clientReplaying('end-turn');
+    const toolhost = createAnthropicToolhost(registryOf(), { toolPolicy: {} });
+    const message = await client.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+
+    expect(await toolhost.startTurn().toolResults(message)).toBeUndefined();
+  });
+
+  it('stops taking turns at the limit', () => {
+    const turn = createAnthropicToolhost(registryOf(), { toolPolicy: {} }).startTurn({
+      maxTurns: 2,
+    });
+
+    const taken = [turn.take(), turn.take(), turn.take()];
+
+    expect(taken).toEqual([true, true, false]);
+    expect(turn.exhausted).toBe(true);
+  });
+});
