@@ -2,8 +2,12 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Readable, Writable } from 'node:stream';
 import { createToolServer, type ToolServerOptions } from './mcp/create-tool-server.js';
 import { serveHttp } from './mcp/serve-http.js';
+import { openServeSession, type McpServeSessionOptions } from './mcp/serve-session.js';
 
-/** How `toolhost serve` is reached: stdio (default) or Streamable HTTP on 127.0.0.1. */
+export type { ToolServerOptions } from './mcp/create-tool-server.js';
+export type { McpServeSessionOptions } from './mcp/serve-session.js';
+
+/** How the server is reached: stdio (default) or Streamable HTTP on 127.0.0.1. */
 export type McpServeTransport =
   | {
       readonly kind: 'stdio';
@@ -18,17 +22,18 @@ export type McpServeTransport =
     };
 
 /**
- * Options of `startMcpServer`. The CLI builds them from a session:
- * `{ registry: session.registry, tools: session.grantedTools, createContext: (id, signal) =>
- * session.context(id, signal, audit), mode: settings.mode, paths: { root, stateDir, configFile } }`.
- * The safe defaults (no flags, no config) are the session's: cwd as root, `sandboxed` tier, `ask`
- * mode, the read-only grant, no commands, no domains.
+ * Options of `startMcpServer`, one of two shapes:
+ * - `{ settings, io }` (what `toolhost serve` passes): opens a CLI session from the effective
+ *   settings, serves it over stdio and resolves once the client hung up and the session closed.
+ *   No flags and no config means cwd as root, `sandboxed`, `ask`, no commands, no domains.
+ * - `{ registry, tools, createContext, mode, paths }`: serves an existing registry and resolves
+ *   as soon as it listens; the caller closes it.
  */
-export interface McpServerOptions extends ToolServerOptions {
+export type McpServerOptions = (ToolServerOptions | McpServeSessionOptions) & {
   readonly transport?: McpServeTransport;
-}
+};
 
-/** A running MCP server. */
+/** A running (or, for the session shape, finished) MCP server. */
 export interface RunningMcpServer {
   /** The Streamable HTTP endpoint, when serving over HTTP. */
   readonly url?: string;
@@ -37,9 +42,33 @@ export interface RunningMcpServer {
   close(): Promise<void>;
 }
 
-/** Exposes the granted tools of a registry as an MCP server, every call through the full pipeline. */
+/** Exposes granted tools as an MCP server; every `tools/call` runs the full registry pipeline. */
 export async function startMcpServer(options: McpServerOptions): Promise<RunningMcpServer> {
-  const transport = options.transport ?? { kind: 'stdio' };
+  if (!('settings' in options)) return listen(options, options.transport ?? { kind: 'stdio' });
+  const served = await openServeSession(options);
+  try {
+    const io = options.io;
+    const running = await listen(
+      served.serverOptions,
+      options.transport ??
+        (io === undefined
+          ? { kind: 'stdio' }
+          : { kind: 'stdio', stdin: io.stdin, stdout: io.stdout }),
+    );
+    const stop = () => void running.close();
+    process.once('SIGINT', stop).once('SIGTERM', stop);
+    await running.closed;
+    process.off('SIGINT', stop).off('SIGTERM', stop);
+    return running;
+  } finally {
+    await served.close();
+  }
+}
+
+async function listen(
+  options: ToolServerOptions,
+  transport: McpServeTransport,
+): Promise<RunningMcpServer> {
   if (transport.kind === 'http') {
     let markClosed: () => void = () => undefined;
     const closed = new Promise<void>((resolve) => (markClosed = resolve));

@@ -96,6 +96,6 @@ function toMcpTool(tool: AnyToolDef): Tool {
     name: tool.id,
     description: tool.description,
     inputSchema: { ...tool.llmVisibleParams, type: 'object' },
-    annotations: toolAnnotations(tool.policy),
+    annotations: toolAnnotations(tool),
   };
 }

@@ -1,0 +1,47 @@
+import type { CliIo } from '../commands/cli-io.js';
+import type { EffectiveSettings } from '../config/resolve-settings.js';
+import { openSession } from '../session/open-session.js';
+import type { ToolServerOptions } from './create-tool-server.js';
+
+/** `toolhost serve`'s inputs: the effective settings (defaults: cwd, sandboxed, ask, read-only grant). */
+export interface McpServeSessionOptions {
+  readonly settings: EffectiveSettings;
+  /** stdin/stdout carry the protocol; stderr gets the one-line discovery summary. */
+  readonly io?: Pick<CliIo, 'stdin' | 'stdout' | 'stderr'>;
+}
+
+/** Opens a CLI session and derives the server's options from it; `close` ends the session. */
+export async function openServeSession(
+  options: McpServeSessionOptions,
+): Promise<{ readonly serverOptions: ToolServerOptions; close(): Promise<void> }> {
+  const { settings, io } = options;
+  const session = await openSession({
+    settings,
+    nonInteractiveReason: 'the MCP client does not support elicitation',
+  });
+  io?.stderr.write(
+    `${summary(
+      session.grantedTools.map((tool) => tool.id),
+      session.mcpReport,
+    )}\n`,
+  );
+  return {
+    serverOptions: {
+      registry: session.registry,
+      tools: session.grantedTools,
+      createContext: (toolId, signal) => session.context(toolId, signal),
+      mode: settings.mode,
+      paths: {
+        root: settings.root,
+        stateDir: settings.stateDir,
+        ...(settings.configFile === undefined ? {} : { configFile: settings.configFile }),
+      },
+    },
+    close: () => session.close(),
+  };
+}
+
+function summary(toolIds: readonly string[], mcpReport: unknown): string {
+  const line = `toolhost serve: ${toolIds.length} tool(s): ${toolIds.join(', ') || '(none)'}`;
+  return mcpReport === undefined ? line : `${line}; mcp: ${JSON.stringify(mcpReport)}`;
+}
