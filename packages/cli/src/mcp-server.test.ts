@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectServe, type ServeClient } from './mcp/test-support/serve-client.js';
+
+// End to end: the SDK's own Client over stdio against a real `toolhost serve` process.
+describe('toolhost serve over stdio', () => {
+  let sandbox = '';
+  let root = '';
+  const serverArgs = (...extra: string[]) => [
+    '--root',
+    root,
+    '--state-dir',
+    path.join(sandbox, 'state'),
+    ...extra,
+  ];
+  beforeAll(async () => {
+    sandbox = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-serve-')));
+    root = path.join(sandbox, 'app');
+    await mkdir(root);
+    await writeFile(path.join(root, 'hello.txt'), 'hello from the root\n');
+    await writeFile(path.join(root, 'big.txt'), 'line\n'.repeat(200_000));
+  });
+  afterAll(() => rm(sandbox, { recursive: true, force: true }));
+
+  describe('in ask mode with a client that cannot elicit', () => {
+    let serve: ServeClient;
+    beforeAll(async () => {
+      serve = await connectServe(serverArgs('--tools', 'read_file,write_file,list_directory'));
+    });
+    afterAll(() => serve.close());
+
+    it('lists exactly the granted tools with hints from their policy class', async () => {
+      const { tools } = await serve.client.listTools();
+
+      expect(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint])).toEqual([
+        ['list_directory', true],
+        ['read_file', true],
+        ['write_file', false],
+      ]);
+      expect(tools.find((tool) => tool.name === 'read_file')?.inputSchema).toMatchObject({
+        type: 'object',
+        required: ['path'],
+      });
+    });
+
+    it('runs a read through the pipeline and returns its text', async () => {
+      const result = await serve.client.callTool({
+        name: 'read_file',
+        arguments: { path: 'hello.txt' },
+      });
+
+      expect(result.isError).toBeUndefined();
+      expect(JSON.stringify(result.content)).toContain('hello from the root');
+    });
+
+    it('denies a governed write with a message that says why', async () => {
+      const attempt = serve.client.callTool({
+        name: 'write_file',
+        arguments: { path: 'denied.txt', content: 'no' },
+      });
+
+      const error = await attempt.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).message).toMatch(/denied by approval.*elicitation/);
+      expect(existsSync(path.join(root, 'denied.txt'))).toBe(false);
+    });
+
+    it('feeds back a scope escape as an isError result', async () => {
+      const result = await serve.client.callTool({
+        name: 'read_file',
+        arguments: { path: '../../etc/passwd' },
+      });
+
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('scope_escape');
+    });
+
+    it('answers a tool outside the grant as unknown, listing what exists', async () => {
+      const result = await serve.client.callTool({
+        name: 'run_command',
+        arguments: { command: 'id' },
+      });
+
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain(
+        'available tools: list_directory, read_file, write_file',
+      );
+    });
+
+    it('bounds a large result to the model-facing ceiling with a truncation marker', async () => {
+      const result = await serve.client.callTool({
+        name: 'read_file',
+        arguments: { path: 'big.txt' },
+      });
+
+      const text = (result.content as { text: string }[])[0]?.text ?? '';
+      expect(Buffer.byteLength(text)).toBeLessThan(60_000);
+      expect(text).toContain('truncated');
+    });
+  });
+
+  describe('in ask mode with a client that elicits', () => {
+    let serve: ServeClient;
+    beforeAll(async () => {
+      serve = await connectServe(serverArgs('--tools', 'read_file,write_file'), {
+        elicitation: true,
+      });
+    });
+    afterAll(() => serve.close());
+
+    it('writes once the human approves through elicitation', async () => {
+      serve.answer = { action: 'accept', content: { decision: 'approve once' } };
+
+      const result = await serve.client.callTool({
+        name: 'write_file',
+        arguments: { path: 'approved.txt', content: 'approved' },
+      });
+
+      expect(result.isError).toBeUndefined();
+      expect(existsSync(path.join(root, 'approved.txt'))).toBe(true);
+      expect(serve.elicitations.at(-1)).toContain('write_file (fs_write)');
+      expect(serve.elicitations.at(-1)).toContain('path: approved.txt');
+    });
+
+    it('refuses the write when the human declines', async () => {
+      serve.answer = { action: 'decline' };
+
+      const attempt = serve.client.callTool({
+        name: 'write_file',
+        arguments: { path: 'rejected.txt', content: 'no' },
+      });
+
+      await expect(attempt).rejects.toThrow(/user_rejected/);
+      expect(existsSync(path.join(root, 'rejected.txt'))).toBe(false);
+    });
+
+    it('shows the redacted preview, never the secret in the target', async () => {
+      serve.answer = { action: 'cancel' };
+
+      const attempt = serve.client.callTool({
+        name: 'write_file',
+        arguments: { path: 'AKIAIOSFODNN7EXAMPLE.txt', content: 'x' },
+      });
+
+      await expect(attempt).rejects.toThrow(/user_rejected/);
+      expect(serve.elicitations.at(-1)).not.toContain('AKIAIOSFODNN7EXAMPLE');
+      expect(serve.elicitations.at(-1)).toContain('[redacted]');
+    });
+  });
+
+  it('defaults to the read-only grant and exits when the client hangs up', async () => {
+    const serve = await connectServe(serverArgs());
+    const pid = serve.pid;
+
+    const { tools } = await serve.client.listTools();
+    await serve.close();
+
+    expect(tools.map((tool) => tool.name)).toEqual(['git_status', 'list_directory', 'read_file']);
+    await expect.poll(() => pid !== null && isAlive(pid), { timeout: 5_000 }).toBe(false);
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
