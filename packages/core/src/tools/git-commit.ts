@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { ToolPolicyError, ToolUnavailableError } from '../errors.js';
+import { requireArm } from '../dispatch/require-arm.js';
+import { ToolPolicyError } from '../errors.js';
 import { MAX_ARGUMENTS, MAX_PATH_LENGTH, MAX_TEXT_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 import { toProcessOutcome } from './process-outcome.js';
@@ -32,8 +33,7 @@ export const gitCommitTool = defineTool({
   async dispatch(args, host, ctx) {
     // The registry refuses first; this keeps the floor if the def is ever dispatched directly.
     if (!ctx.gateApproved) throw new ToolPolicyError(ID, 'gate_required');
-    const processArm = host.process;
-    if (processArm === undefined) throw new ToolUnavailableError(ID, 'process');
+    const processArm = requireArm(ID, host.process, 'process');
     // `--` makes every file a pathspec, so no file name can become an option.
     const argv = ['commit', '-m', args.message, '--', ...(args.files ?? [])];
     const result = await processArm.spawn(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArm } from '../dispatch/require-arm.js';
 import { MAX_ARGUMENTS, MAX_COMMAND_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 import { toProcessOutcome } from './process-outcome.js';
@@ -26,8 +26,7 @@ export const gitStatusTool = defineTool({
   // No policy target: the command is fixed to git's read-only subcommands (pre-approved).
   policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: false },
   async dispatch(args, host, ctx) {
-    const processArm = host.process;
-    if (processArm === undefined) throw new ToolUnavailableError(ID, 'process');
+    const processArm = requireArm(ID, host.process, 'process');
     const result = await processArm.spawn(
       'git',
       [args.command, ...(args.args ?? [])],

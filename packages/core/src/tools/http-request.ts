@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArm } from '../dispatch/require-arm.js';
 import { withMedia } from '../with-media.js';
 import {
   boundedRecord,
@@ -40,8 +40,7 @@ export const httpRequestTool = defineTool({
   policy: { fsScoped: false, spawnsProcess: false, egress: 'http', requiresGateApproval: false },
   policyTarget: (args) => ({ url: args.url }),
   async dispatch(args, host, ctx) {
-    const egress = host.egress;
-    if (egress === undefined) throw new ToolUnavailableError(ID, 'egress');
+    const egress = requireArm(ID, host.egress, 'egress');
     const response = await egress.fetch(
       dropUndefined({
         method: args.method,

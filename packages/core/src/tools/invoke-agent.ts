@@ -22,9 +22,8 @@ export const invokeAgentTool = defineTool({
   }),
   policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
   async dispatch(args, _host, ctx) {
-    const invokeAgent = ctx.invokeAgent;
     // The delegate owns depth limits; without one there is nothing to invoke.
-    if (invokeAgent === undefined) throw new ToolUnavailableError(ID, 'invokeAgent');
-    return invokeAgent(args.nodeId, args.input);
+    if (ctx.invokeAgent === undefined) throw new ToolUnavailableError(ID, 'invokeAgent');
+    return ctx.invokeAgent(args.nodeId, args.input);
   },
 });

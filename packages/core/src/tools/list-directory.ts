@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArm } from '../dispatch/require-arm.js';
 import { MAX_PATH_LENGTH, pathString } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 
@@ -25,8 +25,7 @@ export const listDirectoryTool = defineTool({
   policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
-    const fs = host.fs;
-    if (fs === undefined) throw new ToolUnavailableError(ID, 'fs');
+    const fs = requireArm(ID, host.fs, 'fs');
     const listing = await fs.listDirectory(dropUndefined(args), ctx.signal);
     return listing.truncated === undefined
       ? { entries: listing.entries }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArm } from '../dispatch/require-arm.js';
 import { boundedRecord, MAX_NAME_LENGTH } from './arg-bounds.js';
 
 const ID = 'mcp_call';
@@ -24,8 +24,7 @@ export const mcpCallTool = defineTool({
   // No URL target: the server's URL is configured, and the MCP transport runs the SSRF floor.
   policy: { fsScoped: false, spawnsProcess: false, egress: 'mcp', requiresGateApproval: false },
   async dispatch(args, host, ctx) {
-    const mcp = host.mcp;
-    if (mcp === undefined) throw new ToolUnavailableError(ID, 'mcp');
+    const mcp = requireArm(ID, host.mcp, 'mcp');
     return mcp.call(
       { server: args.server, tool: args.tool, args: args.args ?? {} },
       ctx.signal,

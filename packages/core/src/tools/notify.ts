@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArm } from '../dispatch/require-arm.js';
 
 const ID = 'notify';
 
@@ -20,8 +20,7 @@ export const notifyTool = defineTool({
   }),
   policy: { fsScoped: false, spawnsProcess: false, os: true, requiresGateApproval: false },
   async dispatch(args, host, ctx) {
-    const os = host.os;
-    if (os === undefined) throw new ToolUnavailableError(ID, 'os');
+    const os = requireArm(ID, host.os, 'os');
     return os.notify({ title: args.title, body: args.body }, ctx.signal);
   },
 });

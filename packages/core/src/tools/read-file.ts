@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArm } from '../dispatch/require-arm.js';
 import { withMedia } from '../with-media.js';
 import { pathString } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
@@ -22,8 +22,7 @@ export const readFileTool = defineTool({
   policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
-    const fs = host.fs;
-    if (fs === undefined) throw new ToolUnavailableError(ID, 'fs');
+    const fs = requireArm(ID, host.fs, 'fs');
     const read = await fs.readFile(
       dropUndefined({ ...args, mediaScope: ctx.mediaScope }),
       ctx.signal,

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import {
-  ToolArgsInvalidError,
-  ToolExecutionError,
-  ToolPolicyError,
-  ToolUnavailableError,
-} from '../errors.js';
+import { requireArm } from '../dispatch/require-arm.js';
+import { ToolArgsInvalidError, ToolExecutionError, ToolPolicyError } from '../errors.js';
 import type { DurableMediaPart, MediaInfo } from '../tool-host.js';
 import { withMedia } from '../with-media.js';
 
@@ -34,8 +30,7 @@ export const readMediaTool = defineTool({
   }),
   policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
   async dispatch(args, host, ctx) {
-    const media = host.media;
-    if (media === undefined) throw new ToolUnavailableError(ID, 'media');
+    const media = requireArm(ID, host.media, 'media');
     const info = await media.stat(args.handle, ctx.signal);
     // Not found is an idempotent read's answer: safe to feed back.
     if (info === undefined) throw new ToolExecutionError(ID, 'not_found', { recoverable: true });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { requireArm } from '../dispatch/require-arm.js';
 import { ToolUnavailableError } from '../errors.js';
 import { MAX_CONTENT_LENGTH, pathString } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
@@ -21,12 +22,10 @@ export const writeFileTool = defineTool({
   policy: { fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
-    const fs = host.fs;
-    if (fs === undefined) throw new ToolUnavailableError(ID, 'fs');
+    const fs = requireArm(ID, host.fs, 'fs');
     // A read-only host omits writeFile: a host gap, not something the model can fix.
-    const writeFile = fs.writeFile;
-    if (writeFile === undefined) throw new ToolUnavailableError(ID, 'fs.writeFile');
-    const written = await writeFile(dropUndefined(args), ctx.signal);
+    if (fs.writeFile === undefined) throw new ToolUnavailableError(ID, 'fs.writeFile');
+    const written = await fs.writeFile(dropUndefined(args), ctx.signal);
     return { path: written.path, bytesWritten: written.bytesWritten };
   },
 });

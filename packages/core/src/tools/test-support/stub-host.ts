@@ -24,6 +24,7 @@ export interface StubAnswers {
   spawn?: () => ProcessResult;
   fetch?: () => EgressResponse;
   readClipboard?: () => string;
+  notify?: () => { readonly delivered: true };
   mcpCall?: () => unknown;
   mediaStat?: () => MediaInfo | undefined;
   mediaRead?: (range: { start: number; end: number }) => Uint8Array;
@@ -61,7 +62,7 @@ export function stubHost(answers: StubAnswers = {}): { host: ToolHost; calls: Ho
     },
     os: {
       readClipboard: record('os.readClipboard', answers.readClipboard ?? (() => 'clip')),
-      notify: record('os.notify', () => ({ delivered: true as const })),
+      notify: record('os.notify', answers.notify ?? (() => ({ delivered: true as const }))),
     },
     mcp: { call: record('mcp.call', answers.mcpCall ?? (() => ({ content: [] }))) },
     media: {
