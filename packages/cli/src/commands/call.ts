@@ -127,7 +127,8 @@ async function dispatchOnce(input: DispatchInput): Promise<number> {
         truncated: outcome.truncated,
         spill: outcome.spill ?? null,
         media: media.map(summariseMedia),
-        events: outcome.events,
+        // Copied by name: the projections are computed on read.
+        events: { call: outcome.events.call, result: outcome.events.result },
       });
     } else {
       printResult(io, result, outcome.truncated, outcome.spill?.ref, media);

@@ -30,7 +30,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
         node: process.version,
         platform: `${process.platform}-${process.arch}`,
         root: settings.root,
-        configFile: settings.configFile ?? null,
+        configFile: settings.configLoaded ? settings.configFile : null,
         stateDir: settings.stateDir,
         arms,
         helpers,

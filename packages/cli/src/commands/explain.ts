@@ -93,7 +93,6 @@ export async function explainCall(
   const registry = createToolRegistry({ tools: [...BUILTIN_TOOLS], host: probeHost });
   let approvalRequest: ToolApprovalRequest | undefined;
   let reached: { target?: PolicyTarget } | undefined;
-  const stop = new Error('explain: stopped before the host call');
   const parameters = settings.toolConfig[toolId];
   const context: ToolDispatchContext = {
     nodeId: 'explain',
@@ -110,7 +109,7 @@ export async function explainCall(
     },
     beforeDispatch: (_id, target) => {
       reached = target === undefined ? {} : { target };
-      throw stop;
+      throw new Error('explain: stopped before the host call');
     },
     limits: settings.limits,
   };
@@ -144,7 +143,8 @@ export async function explainCall(
   steps.push({ step: 'args', status: 'pass', detail: describeEffectiveArgs(tool, parameters) });
   const target = reached?.target ?? computeTarget(tool, args, parameters);
   steps.push(...policySteps(tool, target, settings, failure));
-  if (failure !== undefined && failure !== stop) {
+  // `beforeDispatch` ran only if every engine step passed; the registry wraps our stop signal.
+  if (reached === undefined) {
     return { steps, exitCode: describeFailure(failure).exitCode };
   }
   const refusedByFs = fsStep(tool, target, settings, steps);
@@ -333,7 +333,7 @@ async function approvalStep(
     paths: {
       root: settings.root,
       stateDir: settings.stateDir,
-      ...(settings.configFile === undefined ? {} : { configFile: settings.configFile }),
+      configFile: settings.configFile,
     },
   });
   const decision = await confirm(request);

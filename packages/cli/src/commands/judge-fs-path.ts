@@ -88,7 +88,7 @@ function floorHit(
     return 'read floor (credential-bearing config)';
   }
   if (operation === 'write') {
-    if (settings.configFile !== undefined && resolved === settings.configFile) {
+    if (resolved === settings.configFile) {
       return 'write floor (the toolhost config file)';
     }
     if (components.some((part) => WRITE_FLOOR_COMPONENTS.has(part)))

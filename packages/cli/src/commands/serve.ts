@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { CliExitError } from '../cli-error.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from './cli-io.js';
 import {
@@ -8,7 +7,7 @@ import {
   type PolicyOptionValues,
 } from './policy-options.js';
 
-/** `toolhost serve`: toolhost as a guarded MCP server (stdio), from `mcp-server.ts`. */
+/** `toolhost serve`: toolhost as a guarded MCP server on stdio, from `mcp-server.ts`. */
 export function registerServe(program: Command, io: CliIo, setExit: (code: number) => void): void {
   addPolicyOptions(
     program
@@ -16,26 +15,9 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       .description('serve the granted tools over MCP (stdio) through the same guardrails'),
   ).action(async (options: PolicyOptionValues) => {
     const settings = settingsFromOptions(options, io);
-    const startMcpServer = await loadStartMcpServer();
+    // Loaded lazily so `call` and friends never pay for the MCP SDK.
+    const { startMcpServer } = await import('../mcp-server.js');
     await startMcpServer({ settings, io });
     setExit(EXIT_CODES.success);
   });
-}
-
-type StartMcpServer = (options: { settings: unknown; io: CliIo }) => Promise<unknown>;
-
-// Loaded lazily: `call` and friends never pay for the MCP SDK, and the server module is written
-// by the MCP work in parallel with this one.
-async function loadStartMcpServer(): Promise<StartMcpServer> {
-  // A variable specifier: the type checker must not require the module to exist yet.
-  const specifier: string = '../mcp-server.js';
-  try {
-    const module = (await import(specifier)) as {
-      startMcpServer?: StartMcpServer;
-    };
-    if (typeof module.startMcpServer === 'function') return module.startMcpServer;
-  } catch {
-    // Fall through: the server module is absent from this build.
-  }
-  throw new CliExitError('toolhost: serve is not available in this build', EXIT_CODES.unavailable);
 }

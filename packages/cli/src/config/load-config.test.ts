@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from './load-config.js';
+import { locateJsonError } from './parse-json-with-position.js';
 
 describe('parseConfig', () => {
   it('accepts a full config', () => {
@@ -88,5 +89,20 @@ describe('loadConfig', () => {
     const attempt = () => loadConfig(dir, 'missing.json');
 
     expect(attempt).toThrow(/cannot read the config file \(ENOENT\)/);
+  });
+});
+
+describe('locateJsonError', () => {
+  it.each([
+    ['an unquoted word', '{\n  "mode": "ask",\n  "tools": [read_file]\n}', 3, 13],
+    ['a trailing comma', '{\n  "a": 1,\n}', 3, 1],
+    ['a missing comma', '{\n  "a": 1\n  "b": 2\n}', 3, 3],
+    ['an unterminated string', '{"a": "x', 1, 9],
+    ['a bad escape', '{"a": "\\q"}', 1, 9],
+    ['a leading zero', '[01]', 1, 3],
+    ['trailing text', '{} x', 1, 4],
+    ['empty input', '', 1, 1],
+  ])('finds %s', (_case, text, line, column) => {
+    expect(locateJsonError(text)).toEqual({ line, column });
   });
 });

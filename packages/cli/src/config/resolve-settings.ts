@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolPolicy, ToolResultLimits } from '@toolhost/core';
@@ -10,7 +11,7 @@ import {
   type McpServerConfig,
   type ToolhostConfig,
 } from './config-schema.js';
-import type { LoadedConfig } from './load-config.js';
+import { CONFIG_FILE_NAME, type LoadedConfig } from './load-config.js';
 
 /** Tools granted when neither the config nor `--tools` names any: the read-only ones. */
 export const DEFAULT_GRANT: readonly string[] = Object.freeze([
@@ -36,7 +37,10 @@ export interface SettingsFlags {
 /** Everything a command runs under: the file's values with the flags on top, all paths absolute. */
 export interface EffectiveSettings {
   readonly root: string;
-  readonly configFile?: string;
+  /** The config file on the host's write floor: the loaded one, else `<root>/toolhost.config.json`. */
+  readonly configFile: string;
+  /** Whether a config file was actually read (false: defaults and flags only). */
+  readonly configLoaded: boolean;
   readonly grant: readonly string[];
   readonly fsScope: (typeof FS_SCOPES)[number];
   readonly extraRoots: readonly string[];
@@ -51,10 +55,12 @@ export interface EffectiveSettings {
 
 /** Merges flags over the loaded file once; later code never re-checks these values. */
 export function resolveSettings(
-  root: string,
+  requestedRoot: string,
   loaded: LoadedConfig,
   flags: SettingsFlags,
 ): EffectiveSettings {
+  // The real root, as the host will see it, so protected-path checks compare like with like.
+  const root = realOrSelf(requestedRoot);
   const config: ToolhostConfig = loaded.config;
   const base = loaded.file === undefined ? root : path.dirname(loaded.file);
   const fsScope = pickEnum(flags.fsScope, FS_SCOPES, '--fs-scope') ?? config.fsScope ?? 'sandboxed';
@@ -64,7 +70,9 @@ export function resolveSettings(
   );
   return {
     root,
-    ...(loaded.file === undefined ? {} : { configFile: loaded.file }),
+    // Even before `init`, the default file name is on the floor so no tool can create it.
+    configFile: loaded.file ?? path.join(root, CONFIG_FILE_NAME),
+    configLoaded: loaded.file !== undefined,
     grant: [...new Set(flags.tools ?? config.tools ?? DEFAULT_GRANT)],
     fsScope,
     extraRoots,
@@ -85,11 +93,17 @@ export function resolveSettings(
   };
 }
 
-/** Outside the workspace, so no fs tool can reach it through the root. */
+function realOrSelf(directory: string): string {
+  try {
+    return realpathSync(directory);
+  } catch {
+    return path.resolve(directory);
+  }
+}
+
+/** Outside the workspace, so no fs tool can reach it through the root; the host's default. */
 export function defaultStateDir(): string {
-  const xdg = process.env['XDG_STATE_HOME'];
-  const home = xdg !== undefined && xdg !== '' ? xdg : path.join(os.homedir(), '.local', 'state');
-  return path.join(home, 'toolhost');
+  return path.join(os.homedir(), '.toolhost', 'state');
 }
 
 function pickEnum<T extends string>(

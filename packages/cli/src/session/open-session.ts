@@ -7,7 +7,8 @@ import {
   type ToolHost,
   type ToolId,
 } from '@toolhost/core';
-import { createNodeToolHost } from '@toolhost/node';
+import { createNodeToolHost, type NodeToolHostOptions } from '@toolhost/node';
+import { CliUsageError } from '../cli-error.js';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
@@ -15,6 +16,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { withProcessProgress } from '../progress/with-process-progress.js';
 import { createCredentialResolver } from './resolve-credential.js';
+import { toMcpDeclarations } from './to-mcp-declarations.js';
 
 /** How a session talks to its human, if there is one. */
 export interface SessionOptions {
@@ -36,6 +38,8 @@ export interface Session {
   readonly runId: string;
   readonly host: ToolHost;
   readonly registry: ReturnType<typeof createToolRegistry>;
+  /** What MCP discovery connected and skipped; absent when no server was started. */
+  readonly mcpReport?: unknown;
   /** Every registered tool (built-ins and discovered MCP tools). */
   readonly tools: readonly AnyToolDef[];
   /** The granted subset, in id order. */
@@ -50,22 +54,34 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const { settings } = options;
   const runId = options.runId ?? randomUUID();
   const resolveCredential = createCredentialResolver(settings.credentials);
-  const created = await createNodeToolHost({
+  const created = await createHost({
     root: settings.root,
     fsScope: settings.fsScope,
-    extraRoots: settings.extraRoots,
+    // Extra roots widen only the project tier; the host refuses them anywhere else.
+    ...(settings.fsScope === 'project' ? { extraRoots: settings.extraRoots } : {}),
     stateDir: settings.stateDir,
     // Plan mode is read-only all the way down, not only at the approval gate.
     readOnly: settings.mode === 'plan',
     runId,
-    ...(settings.configFile === undefined ? {} : { configFile: settings.configFile }),
+    configFile: settings.configFile,
     egress: { resolveCredential },
+    // MCP servers are started only when the grant can reach them: `call read_file` must not
+    // spawn every configured server.
+    ...(needsMcp(settings)
+      ? {
+          mcp: {
+            servers: toMcpDeclarations(settings.mcpServers),
+            resolveCredential,
+            reservedIds: BUILTIN_TOOLS.map((tool) => tool.id),
+          },
+        }
+      : {}),
   });
   const host =
     options.progress === undefined
       ? created.host
       : withProcessProgress(created.host, { stream: options.progress });
-  const tools = [...BUILTIN_TOOLS];
+  const tools = [...BUILTIN_TOOLS, ...created.mcpTools];
   const registry = createToolRegistry({ tools, host });
   const granted = new Set(settings.grant);
   const grantedTools = tools.filter((tool) => granted.has(tool.id));
@@ -78,7 +94,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     paths: {
       root: settings.root,
       stateDir: settings.stateDir,
-      ...(settings.configFile === undefined ? {} : { configFile: settings.configFile }),
+      configFile: settings.configFile,
     },
     cache: new ApprovalCache(),
   });
@@ -89,6 +105,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     registry,
     tools,
     grantedTools,
+    ...(created.mcpReport === undefined ? {} : { mcpReport: created.mcpReport }),
     context(toolId, signal, audit) {
       const parameters = settings.toolConfig[toolId];
       return {
@@ -118,4 +135,20 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       await created.close();
     },
   };
+}
+
+// The host rejects bad options with a TypeError whose message is a fixed template (no path):
+// that is a usage problem of this command line, not an internal error.
+async function createHost(options: NodeToolHostOptions): ReturnType<typeof createNodeToolHost> {
+  try {
+    return await createNodeToolHost(options);
+  } catch (error) {
+    if (error instanceof TypeError) throw new CliUsageError(error.message);
+    throw error;
+  }
+}
+
+function needsMcp(settings: EffectiveSettings): boolean {
+  if (Object.keys(settings.mcpServers).length === 0) return false;
+  return settings.grant.some((id) => id === 'mcp_call' || id.startsWith('mcp_'));
 }

@@ -1,0 +1,46 @@
+import type { DeclaredValue, McpServerDeclaration } from '@toolhost/node';
+import type { McpServerConfig } from '../config/config-schema.js';
+
+/** Config `mcpServers` → the MCP arm's declarations; a named credential becomes a `credentialRef`. */
+export function toMcpDeclarations(
+  servers: Readonly<Record<string, McpServerConfig>>,
+): Record<string, McpServerDeclaration> {
+  return Object.fromEntries(
+    Object.entries(servers).map(([name, server]) => [name, toDeclaration(server)]),
+  );
+}
+
+function toDeclaration(server: McpServerConfig): McpServerDeclaration {
+  const common = {
+    ...(server.tools === undefined ? {} : { tools: server.tools }),
+    ...(server.callTimeoutMs === undefined ? {} : { callTimeoutMs: server.callTimeoutMs }),
+  };
+  if ('command' in server) {
+    return {
+      transport: 'stdio',
+      command: server.command,
+      ...(server.args === undefined ? {} : { args: server.args }),
+      ...(server.env === undefined ? {} : { env: toDeclaredValues(server.env) }),
+      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      ...common,
+    };
+  }
+  return {
+    transport: 'http',
+    url: server.url,
+    ...(server.headers === undefined ? {} : { headers: toDeclaredValues(server.headers) }),
+    ...(server.allowLocal === undefined ? {} : { allowLocal: server.allowLocal }),
+    ...common,
+  };
+}
+
+function toDeclaredValues(
+  values: Readonly<Record<string, string | { readonly credential: string }>>,
+): Record<string, DeclaredValue> {
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? value : { credentialRef: value.credential },
+    ]),
+  );
+}

@@ -1,0 +1,214 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { createWorkspace, type Workspace } from './workspace.js';
+
+describe('toolhost tools / explain / doctor', () => {
+  let ws: Workspace;
+  beforeEach(async () => {
+    ws = await createWorkspace();
+  });
+  afterEach(() => ws.cleanup());
+
+  const run = (args: readonly string[]) => runCli([...args, ...ws.stateFlags], { cwd: ws.root });
+
+  it('lists the default grant: the read-only tools', async () => {
+    const result = await run(['tools']);
+
+    expect(result.code).toBe(0);
+    const ids = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/)[0]);
+    expect(ids).toEqual(['git_status', 'list_directory', 'read_file']);
+  });
+
+  it.each([
+    ['openai', (out: unknown) => (out as { function: { name: string } }[])[0]?.function.name],
+    ['anthropic', (out: unknown) => (out as { name: string }[])[0]?.name],
+    [
+      'gemini',
+      (out: unknown) =>
+        (out as { functionDeclarations: { name: string }[] }).functionDeclarations[0]?.name,
+    ],
+    ['ai-sdk', (out: unknown) => Object.keys(out as object)[0]],
+  ])('lowers the granted schemas for %s', async (provider, firstName) => {
+    const result = await run(['tools', '--tools', 'read_file', '--provider', provider]);
+
+    expect(result.code).toBe(0);
+    expect(firstName(JSON.parse(result.stdout))).toBe('read_file');
+  });
+
+  it('never shows a config-only parameter in a lowered schema', async () => {
+    const result = await run(['tools', '--tools', 'run_command', '--provider', 'anthropic']);
+
+    expect(result.stdout).toContain('"command"');
+    expect(result.stdout).not.toContain('timeoutMs');
+  });
+
+  it('exits 2 for an unknown provider', async () => {
+    const result = await run(['tools', '--provider', 'cohere']);
+
+    expect(result.code).toBe(2);
+  });
+
+  it('explains an allowlist refusal and exits 3', async () => {
+    const result = await run([
+      'explain',
+      'run_command',
+      '{"command":"rm","args":["-rf","x"]}',
+      '--tools',
+      'run_command',
+    ]);
+
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/allowlist .*matches no exact entry and no glob/);
+    expect(result.stdout).toContain('verdict: refused at allowlist');
+  });
+
+  it('names the argument trap behind a glob refusal', async () => {
+    const result = await run([
+      'explain',
+      'run_command',
+      '{"command":"git","args":["log","--output=/tmp/x"]}',
+      '--tools',
+      'run_command',
+      '--allow-command-glob',
+      'git log *',
+      '--json',
+    ]);
+
+    expect(result.code).toBe(3);
+    const report = JSON.parse(result.stdout);
+    expect(report.allowed).toBe(false);
+    expect(report.steps).toContainEqual(
+      expect.objectContaining({
+        step: 'allowlist',
+        status: 'fail',
+        detail: expect.stringMatching(/argument-trap/),
+      }),
+    );
+  });
+
+  it('explains an allowed command with the approval the mode would need', async () => {
+    const result = await run([
+      'explain',
+      'run_command',
+      '{"command":"npm","args":["test"]}',
+      '--tools',
+      'run_command',
+      '--allow-command',
+      'npm test',
+      '--mode',
+      'accept-edits',
+    ]);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/allowlist .*exact allowedCommands entry/);
+    expect(result.stdout).toMatch(/approval .*asks a human/);
+  });
+
+  it('has no side effect: explaining an allowed write writes nothing', async () => {
+    const result = await run([
+      'explain',
+      'write_file',
+      '{"path":"new.txt","content":"x"}',
+      '--tools',
+      'write_file',
+      '--mode',
+      'auto',
+    ]);
+
+    expect(result.code).toBe(0);
+    expect(existsSync(join(ws.root, 'new.txt'))).toBe(false);
+  });
+
+  it('explains a floor refusal of the config file', async () => {
+    const result = await run([
+      'explain',
+      'write_file',
+      '{"path":"toolhost.config.json","content":"{}"}',
+      '--tools',
+      'write_file',
+      '--mode',
+      'auto',
+    ]);
+
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/fs .*write floor/);
+  });
+
+  it('explains a grant refusal and an args refusal', async () => {
+    const grant = await run(['explain', 'write_file', '{"path":"a","content":""}']);
+    const args = await run(['explain', 'read_file', '{"path":7}']);
+
+    expect(grant.code).toBe(3);
+    expect(grant.stdout).toMatch(/grant .*not_granted/);
+    expect(args.code).toBe(4);
+    expect(args.stdout).toMatch(/args .*path/);
+  });
+
+  it('doctor reports arms, helpers, the effective policy and refusals', async () => {
+    const result = await run(['doctor', '--json', '--tools', 'run_command,read_file']);
+
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.arms).toMatchObject({ fs: true });
+    expect(report.helpers).toHaveProperty('git');
+    expect(report.policy).toMatchObject({ mode: 'ask', fsScope: 'sandboxed' });
+    const runCommand = report.tools.find((tool: { tool: string }) => tool.tool === 'run_command');
+    expect(runCommand.refusals.join(' ')).toMatch(/allowedCommands .* empty/);
+  });
+
+  it('doctor prints a human report', async () => {
+    const result = await run(['doctor']);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('effective policy:');
+    expect(result.stdout).toContain('granted tools:');
+  });
+});
+
+describe('toolhost serve', () => {
+  let ws: Workspace;
+  beforeEach(async () => {
+    ws = await createWorkspace();
+  });
+  afterEach(() => ws.cleanup());
+
+  it('answers an MCP initialize on stdio and exits 0 when the client hangs up', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'cli-test', version: '0' },
+      },
+    };
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    const input = [initialize, { jsonrpc: '2.0', method: 'notifications/initialized' }, list]
+      .map((message) => JSON.stringify(message))
+      .join('\n');
+
+    const result = await runCli(['serve', ...ws.stateFlags], {
+      cwd: ws.root,
+      input: `${input}\n`,
+      keepStdinOpenMs: 3_000,
+    });
+
+    expect(result.code).toBe(0);
+    const replies = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id?: number; result?: { tools?: { name: string }[] } });
+    const tools = replies.find((reply) => reply.id === 2)?.result?.tools ?? [];
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'git_status',
+      'list_directory',
+      'read_file',
+    ]);
+  });
+});

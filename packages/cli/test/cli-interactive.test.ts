@@ -1,0 +1,129 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { runInPty } from './run-in-pty.js';
+import { createWorkspace, type Workspace } from './workspace.js';
+
+const hasScript = existsSync('/usr/bin/script') || existsSync('/bin/script');
+
+describe('toolhost call: approval prompts, progress and Ctrl-C', () => {
+  let ws: Workspace;
+  beforeEach(async () => {
+    ws = await createWorkspace();
+  });
+  afterEach(() => ws.cleanup());
+
+  const writeArgs = (path: string) => [
+    'call',
+    'write_file',
+    JSON.stringify({ path, content: 'approved' }),
+    '--tools',
+    'write_file',
+    '--mode',
+    'accept-edits',
+  ];
+
+  it.runIf(hasScript)('asks on the terminal with the preview and writes after "y"', async () => {
+    const run = await runInPty([...writeArgs('out.txt'), ...ws.stateFlags], {
+      cwd: ws.root,
+      exchanges: [{ waitFor: '> ', answer: 'y\n' }],
+    });
+
+    expect(run.screen).toContain('write_file wants to write a file');
+    expect(run.screen).toMatch(/path: +.*out\.txt/);
+    expect(run.code).toBe(0);
+    expect(await readFile(join(ws.root, 'out.txt'), 'utf8')).toBe('approved');
+  });
+
+  it.runIf(hasScript)('refuses with the typed reason after "r"', async () => {
+    const run = await runInPty([...writeArgs('out.txt'), ...ws.stateFlags], {
+      cwd: ws.root,
+      exchanges: [
+        { waitFor: '> ', answer: 'r\n' },
+        { waitFor: 'reason: ', answer: 'not today\n' },
+      ],
+    });
+
+    expect(run.code).toBe(3);
+    expect(run.screen).toContain('not today');
+    expect(existsSync(join(ws.root, 'out.txt'))).toBe(false);
+  });
+
+  it.runIf(hasScript)('shows elapsed time for a long command on a terminal', async () => {
+    const run = await runInPty(
+      [
+        'call',
+        'run_command',
+        '{"command":"sleep","args":["2"]}',
+        '--tools',
+        'run_command',
+        '--allow-command',
+        'sleep 2',
+        '--mode',
+        'auto',
+        ...ws.stateFlags,
+      ],
+      { cwd: ws.root },
+    );
+
+    expect(run.code).toBe(0);
+    expect(run.screen).toMatch(/sleep running… 1s/);
+  });
+
+  it('aborts on Ctrl-C, kills the child and leaves no orphan', async () => {
+    const marker = String(100_000 + Math.floor(Math.random() * 800_000));
+    const script = `sleep ${marker}; true`;
+    let interrupted = false;
+
+    const run = await runCli(
+      [
+        'call',
+        'run_command',
+        JSON.stringify({ command: 'sh', args: ['-c', script] }),
+        '--tools',
+        'run_command',
+        '--allow-command',
+        `sh -c ${script}`,
+        '--mode',
+        'auto',
+        ...ws.stateFlags,
+      ],
+      {
+        cwd: ws.root,
+        onSpawn: (child) => {
+          void (async () => {
+            for (let attempt = 0; attempt < 200 && findSleepers(marker).length === 0; attempt++) {
+              await delay(50);
+            }
+            interrupted = true;
+            child.kill('SIGINT');
+          })();
+        },
+      },
+    );
+
+    expect(interrupted).toBe(true);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('cancel');
+    await delay(200);
+    expect(findSleepers(marker)).toEqual([]);
+  });
+});
+
+// Processes whose argv is `sleep <marker>`, found through /proc (no pid from inside a namespace).
+function findSleepers(marker: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (argv[0]?.endsWith('sleep') === true && argv[1] === marker) found.push(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
