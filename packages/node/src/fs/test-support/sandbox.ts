@@ -18,7 +18,9 @@ export interface Sandbox {
 
 /** Builds a sandbox and a host over it; `close` removes both. */
 export async function createSandbox(
-  options: Partial<NodeToolHostOptions> = {},
+  options:
+    | Partial<NodeToolHostOptions>
+    | ((paths: { sandbox: string }) => Partial<NodeToolHostOptions>) = {},
   prepare?: (paths: { sandbox: string; root: string; outside: string }) => Promise<void>,
 ): Promise<Sandbox> {
   const sandbox = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-fs-')));
@@ -28,7 +30,8 @@ export async function createSandbox(
   await mkdir(root);
   await mkdir(outside);
   await prepare?.({ sandbox, root, outside });
-  const handle = await createNodeToolHost({ root, stateDir, runId: 'test-run', ...options });
+  const extra = typeof options === 'function' ? options({ sandbox }) : options;
+  const handle = await createNodeToolHost({ root, stateDir, runId: 'test-run', ...extra });
   const fs = handle.host.fs as Required<FsCapability>;
   return {
     sandbox,

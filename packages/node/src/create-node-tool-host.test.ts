@@ -1,0 +1,79 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSandbox } from './fs/test-support/sandbox.js';
+import type { Sandbox } from './fs/test-support/sandbox.js';
+
+describe('createNodeToolHost', () => {
+  let box: Sandbox | undefined;
+  afterEach(async () => {
+    await box?.close();
+    box = undefined;
+  });
+
+  it('assembles the fs, output-store and media arms', async () => {
+    box = await createSandbox();
+
+    expect(Object.keys(box.host).sort()).toEqual(['fs', 'media', 'outputStore']);
+    expect(Object.isFrozen(box.host)).toBe(true);
+  });
+
+  it('gives a read-only host no write arm', async () => {
+    box = await createSandbox({ readOnly: true });
+
+    expect(box.host.fs?.writeFile).toBeUndefined();
+  });
+
+  it('reads and writes declared extra roots in the project tier', async () => {
+    box = await createSandbox(
+      ({ sandbox }) => ({ fsScope: 'project', extraRoots: [path.join(sandbox, 'extra')] }),
+      async ({ sandbox }) => {
+        await mkdir(path.join(sandbox, 'extra'));
+        await writeFile(path.join(sandbox, 'extra', 'shared.txt'), 'SHARED');
+      },
+    );
+    const extra = path.join(box.sandbox, 'extra');
+
+    const read = await box.fs.readFile({ path: path.join(extra, 'shared.txt') });
+    const written = await box.fs.writeFile({ path: path.join(extra, 'new.txt'), content: 'N' });
+
+    expect(read.content).toBe('SHARED');
+    expect(written.path).toBe(path.join(extra, 'new.txt'));
+    expect(await readFile(path.join(extra, 'new.txt'), 'utf8')).toBe('N');
+  });
+
+  it('refuses an extra root in the sandboxed tier', async () => {
+    box = await createSandbox({}, async ({ sandbox }) => {
+      await mkdir(path.join(sandbox, 'extra'));
+      await writeFile(path.join(sandbox, 'extra', 'shared.txt'), 'SHARED');
+    });
+
+    const attempt = box.fs.readFile({ path: path.join(box.sandbox, 'extra', 'shared.txt') });
+
+    await expect(attempt).rejects.toMatchObject({ reason: 'scope_escape' });
+  });
+
+  it('keeps the floor in the full tier', async () => {
+    box = await createSandbox({ fsScope: 'full' }, async ({ outside }) => {
+      await writeFile(path.join(outside, 'plain.txt'), 'PLAIN');
+      await writeFile(path.join(outside, '.npmrc'), 'FAKE-SECRET');
+    });
+
+    const plain = await box.fs.readFile({ path: path.join(box.outside, 'plain.txt') });
+    const secret = box.fs.readFile({ path: path.join(box.outside, '.npmrc') });
+
+    expect(plain.content).toBe('PLAIN');
+    await expect(secret).rejects.toMatchObject({ reason: 'protected_path' });
+  });
+
+  it('close is idempotent and sweeps the run spill', async () => {
+    box = await createSandbox();
+    const spilled = await box.host.outputStore?.spill('x', { maxBytes: 1, maxLines: 1 });
+
+    await box.close();
+    await box.close();
+
+    await expect(readFile(spilled?.ref ?? '')).rejects.toMatchObject({ code: 'ENOENT' });
+    box = undefined;
+  });
+});
