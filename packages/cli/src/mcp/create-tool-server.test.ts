@@ -1,0 +1,196 @@
+import { existsSync, readFileSync } from 'node:fs';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectInProcess } from './test-support/in-process-server.js';
+
+interface PathCase {
+  readonly id: string;
+  readonly path: string;
+  readonly op: 'read' | 'write' | 'list';
+  readonly expect: 'deny' | 'allow';
+  readonly platform?: string;
+  readonly setup?: readonly {
+    type: 'file' | 'dir' | 'symlink';
+    path: string;
+    target?: string;
+    content?: string;
+  }[];
+}
+
+// The shared corpus when the workspace has it; the fs arm's vendored copy in CI.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const shared = path.resolve(here, '../../../../../shared/corpus/paths.json');
+const vendored = path.resolve(here, '../../../node/src/fs/test-support/paths.json');
+const cases = (
+  JSON.parse(readFileSync(existsSync(shared) ? shared : vendored, 'utf8')) as PathCase[]
+).filter((entry) => entry.platform !== 'win32');
+
+const TOOL_OF = { read: 'read_file', write: 'write_file', list: 'list_directory' } as const;
+
+describe('createToolServer', () => {
+  let sandbox = '';
+  let root = '';
+  let outside = '';
+  beforeEach(async () => {
+    sandbox = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-mcp-')));
+    root = path.join(sandbox, 'app');
+    outside = path.join(sandbox, 'outside');
+    await mkdir(root);
+    await mkdir(outside);
+  });
+  afterEach(() => rm(sandbox, { recursive: true, force: true }));
+
+  const serve = (mode: 'ask' | 'plan' | 'accept-edits' | 'auto', extra: object = {}) =>
+    connectInProcess({
+      root,
+      stateDir: path.join(sandbox, 'state'),
+      grant: ['read_file', 'write_file', 'list_directory', 'run_command'],
+      mode,
+      ...extra,
+    });
+
+  // The adversarial path table of the filesystem issue, replayed through tools/call in `auto`
+  // mode so every write reaches the host's floors instead of stopping at the approval gate.
+  it.each(cases.map((entry) => [entry.id, entry.op, entry.expect, entry] as const))(
+    '%s: tools/call %s is %s',
+    async (_id, op, expected, entry) => {
+      for (const step of entry.setup ?? []) {
+        const target = path.resolve(root, expand(step.path));
+        await mkdir(step.type === 'dir' ? target : path.dirname(target), { recursive: true });
+        if (step.type === 'file') await writeFile(target, step.content ?? 'OUTSIDE-SECRET');
+        if (step.type === 'symlink') await symlink(expand(step.target ?? ''), target);
+      }
+      const server = await serve('auto');
+      try {
+        const args =
+          op === 'write'
+            ? { path: expand(entry.path), content: 'WRITTEN-BY-MCP' }
+            : { path: expand(entry.path) };
+
+        const outcome = await server.client.callTool({ name: TOOL_OF[op], arguments: args }).then(
+          (result) => ({ failed: result.isError === true, text: JSON.stringify(result.content) }),
+          (error: unknown) => ({ failed: error instanceof McpError, text: String(error) }),
+        );
+
+        expect(outcome.failed).toBe(expected === 'deny');
+        expect(outcome.text).not.toContain('OUTSIDE-SECRET');
+        if (expected === 'deny') expect(await containsWritten(sandbox)).toBe(false);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it('refuses every governed action in plan mode, even with elicitation', async () => {
+    const server = await serve('plan', {
+      elicit: () => ({ action: 'accept', content: { decision: 'approve once' } }),
+    });
+
+    const attempt = server.client.callTool({
+      name: 'write_file',
+      arguments: { path: 'a.txt', content: 'x' },
+    });
+
+    await expect(attempt).rejects.toThrow(/mode plan refuses/);
+    expect(existsSync(path.join(root, 'a.txt'))).toBe(false);
+    await server.close();
+  });
+
+  it('follows the configured policy in auto mode without elicitation', async () => {
+    const server = await serve('auto');
+
+    const result = await server.client.callTool({
+      name: 'write_file',
+      arguments: { path: 'a.txt', content: 'auto' },
+    });
+
+    expect(result.isError).toBeUndefined();
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('auto');
+    await server.close();
+  });
+
+  it('still applies the command allowlist in auto mode', async () => {
+    const server = await serve('auto');
+
+    const attempt = server.client.callTool({ name: 'run_command', arguments: { command: 'id' } });
+
+    await expect(attempt).rejects.toThrow(/command_not_allowed/);
+    await server.close();
+  });
+
+  it('refuses accept-edits without elicitation, saying the client cannot be asked', async () => {
+    const server = await serve('accept-edits');
+
+    const attempt = server.client.callTool({
+      name: 'write_file',
+      arguments: { path: 'a.txt', content: 'x' },
+    });
+
+    await expect(attempt).rejects.toThrow(/does not support elicitation/);
+    await server.close();
+  });
+
+  it('asks before a protected path in auto mode when the client can elicit', async () => {
+    const asked: string[] = [];
+    const server = await serve('auto', {
+      elicit: (message: string) => {
+        asked.push(message);
+        return { action: 'decline' };
+      },
+    });
+
+    const attempt = server.client.callTool({
+      name: 'write_file',
+      arguments: { path: '.github/workflows/ci.yml', content: 'x' },
+    });
+
+    await expect(attempt).rejects.toThrow(/user_rejected/);
+    expect(asked.at(-1)).toContain('protected path');
+    await server.close();
+  });
+
+  it('reports args that fail validation as a correctable isError result', async () => {
+    const server = await serve('ask');
+
+    const result = await server.client.callTool({ name: 'read_file', arguments: { path: 7 } });
+
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('args invalid: path');
+    await server.close();
+  });
+
+  function expand(value: string): string {
+    return value
+      .replaceAll('${SANDBOX}', sandbox)
+      .replaceAll('${ROOT}', root)
+      .replaceAll('${OUTSIDE}', outside);
+  }
+});
+
+// A denied write must leave no trace of its payload anywhere in the sandbox: grep the tree.
+async function containsWritten(sandbox: string): Promise<boolean> {
+  const visit = async (directory: string): Promise<boolean> => {
+    for (const name of await readdir(directory)) {
+      const full = path.join(directory, name);
+      const stats = await lstat(full);
+      if (stats.isDirectory() && (await visit(full))) return true;
+      if (stats.isFile() && (await readFile(full, 'utf8')).includes('WRITTEN-BY-MCP')) return true;
+    }
+    return false;
+  };
+  return visit(sandbox);
+}
