@@ -88,6 +88,7 @@ export type { BoundedResult, BoundForModelOptions } from './bound/bound-for-mode
 export { DEFAULT_TOOL_RESULT_LIMITS } from './bound/default-tool-result-limits.js';
 export { redactSecretShapedText } from './redact/redact-secret-shaped-text.js';
 export { matchCommandGlob } from './policy/match-command-glob.js';
+export { findArgumentTrap } from './policy/argument-traps.js';
 export { normalizeHost } from './policy/normalize-host.js';
 export { runToolCalls } from './loop/run-tool-calls.js';
 export type { RunToolCallsOptions, ToolCallRound } from './loop/run-tool-calls.js';
