@@ -4,7 +4,7 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { BUILTIN_TOOLS, createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
 import { createNodeToolHost } from '@toolhost/node';
 import type { ApprovalMode } from '../../config/config-schema.js';
-import { createToolServer } from '../create-tool-server.js';
+import { createToolServer, type ToolServerOptions } from '../create-tool-server.js';
 
 /** What `connectInProcess` builds over a root. */
 export interface InProcessServerOptions {
@@ -17,36 +17,52 @@ export interface InProcessServerOptions {
   readonly allowedCommands?: readonly string[];
 }
 
-/** A real Node host + registry + `createToolServer`, reached by the SDK Client in memory. */
-export async function connectInProcess(
+/** A real Node host + registry as `ToolServerOptions`; `close` tears the host down. */
+export async function createTestServerOptions(
   options: InProcessServerOptions,
-): Promise<{ client: Client; close(): Promise<void> }> {
+): Promise<{ serverOptions: ToolServerOptions; close(): Promise<void> }> {
   const handle = await createNodeToolHost({ root: options.root, stateDir: options.stateDir });
   const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: handle.host });
   const granted = new Set(options.grant);
-  const server = createToolServer({
-    registry,
-    tools: BUILTIN_TOOLS.filter((tool) => granted.has(tool.id)),
-    createContext: (): ToolDispatchContext => ({
-      nodeId: 'test',
-      grantedToolIds: granted,
-      config: {},
-      toolPolicy: { allowedCommands: options.allowedCommands ?? [] },
-      fsScope: 'sandboxed',
-      gateApproved: false,
-    }),
-    mode: options.mode,
-    paths: { root: options.root, stateDir: options.stateDir },
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  return {
+    serverOptions: {
+      registry,
+      tools: BUILTIN_TOOLS.filter((tool) => granted.has(tool.id)),
+      createContext: (): ToolDispatchContext => ({
+        nodeId: 'test',
+        grantedToolIds: granted,
+        config: {},
+        toolPolicy: { allowedCommands: options.allowedCommands ?? [] },
+        fsScope: 'sandboxed',
+        gateApproved: false,
+      }),
+      mode: options.mode,
+      paths: { root: options.root, stateDir: options.stateDir },
+    },
+    close: () => handle.close(),
+  };
+}
+
+/** Declares elicitation on a client when asked to, answering through `elicit`. */
+export function createTestClient(elicit?: (message: string) => ElicitResult): Client {
   const client = new Client(
-    { name: 'in-process', version: '1.0.0' },
-    { capabilities: options.elicit === undefined ? {} : { elicitation: { form: {} } } },
+    { name: 'toolhost-test', version: '1.0.0' },
+    { capabilities: elicit === undefined ? {} : { elicitation: { form: {} } } },
   );
-  const { elicit } = options;
   if (elicit !== undefined) {
     client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params.message));
   }
+  return client;
+}
+
+/** `createToolServer` over a real host, reached by the SDK Client in memory. */
+export async function connectInProcess(
+  options: InProcessServerOptions,
+): Promise<{ client: Client; close(): Promise<void> }> {
+  const built = await createTestServerOptions(options);
+  const server = createToolServer(built.serverOptions);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = createTestClient(options.elicit);
   await server.connect(serverSide);
   await client.connect(clientSide);
   return {
@@ -54,7 +70,7 @@ export async function connectInProcess(
     close: async () => {
       await client.close();
       await server.close();
-      await handle.close();
+      await built.close();
     },
   };
 }

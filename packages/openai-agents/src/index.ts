@@ -1,0 +1,2 @@
+export { toolhostAgentTools, toolhostRunError } from './toolhost-agent-tools.js';
+export type { OpenAiAgentsToolhostOptions } from './toolhost-agent-tools.js';

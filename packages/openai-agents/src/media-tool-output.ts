@@ -1,0 +1,45 @@
+import {
+  reportedContentClosing,
+  reportedContentOpening,
+  type DurableMediaPart,
+  type RandomNonce,
+} from '@toolhost/core';
+
+/** A structured function-tool output item the Agents SDK turns into Responses input. */
+export type AgentToolOutputItem =
+  | { readonly type: 'text'; readonly text: string }
+  | {
+      readonly type: 'image';
+      readonly image: { readonly data: string; readonly mediaType: string };
+    };
+
+/**
+ * The output of a call that returned media. A function tool cannot add a user message, so the
+ * media stays in the tool's own output (a tool position) between the reference loop's nonce
+ * fence lines.
+ */
+export function mediaToolOutput(
+  result: unknown,
+  media: readonly DurableMediaPart[],
+  randomNonce: RandomNonce,
+): AgentToolOutputItem[] {
+  const nonce = randomNonce();
+  return [
+    { type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) },
+    { type: 'text', text: reportedContentOpening(nonce) },
+    ...media.map(mediaItem),
+    { type: 'text', text: reportedContentClosing(nonce) },
+  ];
+}
+
+function mediaItem(part: DurableMediaPart): AgentToolOutputItem {
+  // Only image bytes already read through `read_media` travel inline; anything else is a reference.
+  if (part.data !== undefined && part.mimeType.startsWith('image/')) {
+    const data = Buffer.from(part.data).toString('base64');
+    return { type: 'image', image: { data, mediaType: part.mimeType } };
+  }
+  return {
+    type: 'text',
+    text: `[media ${part.handle} (${part.mimeType}, ${part.sizeBytes} bytes)]`,
+  };
+}
