@@ -49,6 +49,30 @@ describe('toProviderTools', () => {
     ).toEqual(['http_request', 'mcp_call']);
   });
 
+  it('sends the open-map tools to OpenAI without propertyNames', () => {
+    const text = JSON.stringify(toProviderTools(BUILTIN_TOOLS, 'openai-chat'));
+
+    expect(text).not.toContain('propertyNames');
+  });
+
+  it('keeps an argument that happens to be named propertyNames', () => {
+    const tool = {
+      id: 'odd',
+      description: 'd',
+      llmVisibleParams: {
+        type: 'object',
+        properties: {
+          propertyNames: { type: 'string' },
+          m: { type: 'object', additionalProperties: {} },
+        },
+      },
+    };
+
+    const [lowered] = toProviderTools([tool], 'openai-chat');
+
+    expect(lowered?.function.parameters['properties']).toHaveProperty('propertyNames');
+  });
+
   it('lowers every built-in to Anthropic tools with an object input_schema', () => {
     const tools = toProviderTools(BUILTIN_TOOLS, 'anthropic');
 

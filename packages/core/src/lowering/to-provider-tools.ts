@@ -117,9 +117,30 @@ function openAiParameters(schema: JsonSchema): { parameters: SchemaNode; strict:
   const strictSchema = toOpenAiStrictSchema(schema);
   // No strict form (an open map): send the plain schema as a hint; parseArgs still decides.
   return strictSchema === undefined
-    ? { parameters: plainSchema(schema), strict: false }
+    ? { parameters: withoutPropertyNames(plainSchema(schema)), strict: false }
     : { parameters: strictSchema, strict: true };
 }
+
+// OpenAI documents no `propertyNames` support even outside strict mode; the key bounds it
+// carries are enforced by parseArgs anyway.
+function withoutPropertyNames(node: SchemaNode): SchemaNode {
+  const { propertyNames: _keys, ...rest } = node;
+  for (const [key, value] of Object.entries(rest)) {
+    if (!isSchemaNode(value)) continue;
+    // A `properties` map is keyed by argument names: recurse into its schemas, keep its keys.
+    rest[key] = MAPS.has(key)
+      ? Object.fromEntries(
+          Object.entries(value).map(([name, child]) => [
+            name,
+            isSchemaNode(child) ? withoutPropertyNames(child) : child,
+          ]),
+        )
+      : withoutPropertyNames(value);
+  }
+  return rest;
+}
+
+const MAPS: ReadonlySet<string> = new Set(['properties', '$defs', 'definitions']);
 
 function plainSchema(schema: JsonSchema): SchemaNode {
   return withoutNoiseDeep(cloneJson(schema) as SchemaNode);
