@@ -117,7 +117,9 @@ function previewAround(text: string, marker: string, limits: ToolResultLimits): 
     const firstTailNewline = nthNewlineFromEnd(text, tailLines, tailStart);
     if (firstTailNewline !== -1) tailStart = firstTailNewline + 1;
   }
-  return `${text.slice(0, headEnd)}\n${marker}\n${text.slice(tailStart)}`;
+  const tail = text.slice(tailStart);
+  // No empty trailing line for an empty tail: it would count against maxLines.
+  return `${text.slice(0, headEnd)}\n${marker}${tail === '' ? '' : `\n${tail}`}`;
 }
 
 /** Index of the n-th newline when it lies before `limit`, else -1. */

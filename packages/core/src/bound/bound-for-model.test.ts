@@ -1,0 +1,140 @@
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import type { ToolResultLimits } from '../dispatch-context.js';
+import { boundForModel } from './bound-for-model.js';
+import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
+import { utf8ByteLength } from './utf8.js';
+
+const small: ToolResultLimits = { maxBytes: 400, maxLines: 20 };
+const store = (ref = '/run/spill-1.txt') => ({
+  spill: vi.fn(async (text: string) => ({ ref, byteLength: utf8ByteLength(text) })),
+});
+
+describe('boundForModel', () => {
+  it('uses 50 KiB / 2000 lines by default', () => {
+    expect(DEFAULT_TOOL_RESULT_LIMITS).toEqual({ maxBytes: 51_200, maxLines: 2000 });
+  });
+
+  it.each<[string, unknown]>([
+    ['a short string', 'hello'],
+    ['an object', { content: 'hi', sizeBytes: 2 }],
+    ['an array', [1, 2, 3]],
+    ['null', null],
+    ['undefined', undefined],
+    ['a number', 7],
+    ['a string exactly at the byte limit', 'a'.repeat(400)],
+    ['a string exactly at the line limit', 'x\n'.repeat(19) + 'x'],
+    ['an object whose estimate is high but whose JSON fits', { text: '\u00e9'.repeat(100) }],
+  ])('returns %s itself when it fits', async (_case, value) => {
+    const bounded = await boundForModel(value, { limits: small });
+
+    expect(bounded).toEqual({ result: value, truncated: false });
+    expect(bounded.result).toBe(value);
+  });
+
+  it('spills an over-ceiling string and shows head, marker and tail', async () => {
+    const text = `HEAD${'m'.repeat(2000)}TAIL`;
+    const outputStore = store();
+
+    const bounded = await boundForModel(text, { limits: small, store: outputStore });
+
+    const result = bounded.result as string;
+    expect(bounded.truncated).toBe(true);
+    expect(bounded.spill).toEqual({ ref: '/run/spill-1.txt', byteLength: 2008 });
+    expect(outputStore.spill).toHaveBeenCalledWith(text, small, undefined);
+    expect(result.startsWith('HEAD')).toBe(true);
+    expect(result.endsWith('TAIL')).toBe(true);
+    expect(result).toContain(
+      '[… truncated: 2008 bytes / 1 lines; full output at /run/spill-1.txt (page it with read_file offset/limit) …]',
+    );
+    expect(utf8ByteLength(result)).toBeLessThanOrEqual(small.maxBytes);
+  });
+
+  it('splits the preview about 70% head and 30% tail', async () => {
+    const text = 'a'.repeat(5000) + 'b'.repeat(5000);
+
+    const bounded = await boundForModel(text, { limits: { maxBytes: 1000, maxLines: 2000 } });
+
+    const [head = '', tail = ''] = (bounded.result as string).split(/\n\[….*…\]\n/);
+    expect(head.length / (head.length + tail.length)).toBeCloseTo(0.7, 1);
+  });
+
+  it('bounds by lines too', async () => {
+    const text = Array.from({ length: 100 }, (_, index) => `line ${index}`).join('\n');
+
+    const bounded = await boundForModel(text, { limits: { maxBytes: 51_200, maxLines: 11 } });
+
+    const lines = (bounded.result as string).split('\n');
+    expect(lines.length).toBeLessThanOrEqual(11);
+    expect(lines[0]).toBe('line 0');
+    expect(lines.at(-1)).toBe('line 99');
+    expect(bounded.result).toContain('100 lines');
+  });
+
+  it('serialises an over-ceiling object to JSON for the preview', async () => {
+    const bounded = await boundForModel({ stdout: 'z'.repeat(1000) }, { limits: small });
+
+    expect((bounded.result as string).startsWith('{"stdout":"zzz')).toBe(true);
+    expect(bounded.result).toContain('full output unavailable (no_output_store)');
+  });
+
+  it('degrades to a preview when the spill fails', async () => {
+    const failing = { spill: vi.fn(async () => Promise.reject(new Error('ENOSPC /tmp/secret'))) };
+
+    const bounded = await boundForModel('q'.repeat(1000), { limits: small, store: failing });
+
+    expect(bounded.truncated).toBe(true);
+    expect(bounded.spill).toBeUndefined();
+    expect(bounded.result).toContain('full output unavailable (spill_failed)');
+    expect(bounded.result).not.toContain('ENOSPC');
+  });
+
+  it('gives a fixed note for an unserialisable object instead of throwing', async () => {
+    const cyclic: Record<string, unknown> = { big: 'x'.repeat(1000) };
+    cyclic['self'] = cyclic;
+
+    const bounded = await boundForModel(cyclic, { limits: small });
+
+    expect(bounded.result).toContain('[unserializable result]');
+  });
+
+  it('returns only the marker when the limits leave no room for a preview', async () => {
+    const bounded = await boundForModel('w'.repeat(1000), {
+      limits: { maxBytes: 10, maxLines: 5 },
+    });
+
+    expect(bounded.result).toBe(
+      '[… truncated: 1000 bytes / 1 lines; full output unavailable (no_output_store) …]',
+    );
+  });
+
+  it('never splits a code point, whatever the text and limits', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({
+          unit: fc.constantFrom('a', '\n', 'é', '中', '😀', '\u{1F600}\u{1F3FD}'),
+          minLength: 0,
+          maxLength: 600,
+        }),
+        fc.integer({ min: 1, max: 700 }),
+        fc.integer({ min: 1, max: 50 }),
+        async (text, maxBytes, maxLines) => {
+          const bounded = await boundForModel(text, { limits: { maxBytes, maxLines } });
+
+          const result = bounded.result as string;
+          expect(isWellFormed(result)).toBe(true);
+          if (bounded.truncated && result.startsWith('[…') === false) {
+            expect(utf8ByteLength(result)).toBeLessThanOrEqual(maxBytes);
+            expect(result.split('\n').length).toBeLessThanOrEqual(maxLines);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
+// No lone surrogate anywhere (String.prototype.isWellFormed is ES2024, past our lib).
+function isWellFormed(text: string): boolean {
+  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+}

@@ -1,0 +1,168 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { redactSecretShapedText } from './redact-secret-shaped-text.js';
+
+interface SecretCase {
+  readonly id: string;
+  readonly text: string;
+  readonly expect: 'redact' | 'keep';
+  readonly kind: string;
+  readonly secret?: readonly string[];
+}
+
+const corpus = JSON.parse(
+  readFileSync(new URL('../../../../../shared/corpus/secrets.json', import.meta.url), 'utf8'),
+) as SecretCase[];
+
+// Shape-valid fake values, assembled so this file itself does not look like a leak.
+const fake = (prefix: string, body: string): string => `${prefix}${body}`;
+const b36 = 'FAKE0123456789abcdefghijklmnopqrstuv';
+
+describe('redactSecretShapedText: every family', () => {
+  it.each<[string, string, string]>([
+    [
+      'a PEM private key',
+      `-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretbody\nmoresecret==\n-----END RSA PRIVATE KEY-----`,
+      'secretbody',
+    ],
+    [
+      'an OpenSSH private key',
+      `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXksecret\n-----END OPENSSH PRIVATE KEY-----`,
+      'b3BlbnNzaC1rZXksecret',
+    ],
+    [
+      'an unterminated PEM block',
+      `key:\n-----BEGIN PRIVATE KEY-----\nMIIEunterminatedsecret`,
+      'unterminatedsecret',
+    ],
+    ['a bearer token', 'Authorization: Bearer abcDEF123.secret-token', 'abcDEF123.secret-token'],
+    ['a lowercase bearer scheme', 'authorization: bearer xyz123secret', 'xyz123secret'],
+    ['basic credentials', 'Authorization: Basic dXNlcjpwYXNzd29yZA==', 'dXNlcjpwYXNzd29yZA=='],
+    ['a password assignment', 'password=hunter2secret', 'hunter2secret'],
+    ['a quoted JSON secret', '{"client_secret": "s3cr3t value with spaces"}', 's3cr3t value'],
+    ['a YAML token', 'auth_token: abc123secret', 'abc123secret'],
+    ['an env API key', 'MY_SERVICE_API_KEY=abcdef0123secret', 'abcdef0123secret'],
+    ['a go-style assignment', 'passphrase := correcthorsebattery', 'correcthorsebattery'],
+    ['an AWS access key id', 'id AKIAABCDEFGHIJKLMNOP here', 'AKIAABCDEFGHIJKLMNOP'],
+    ['a GitHub PAT', `token ${fake('ghp_', b36)}`, fake('ghp_', b36)],
+    [
+      'a fine-grained GitHub PAT',
+      `x ${fake('github_pat_', '11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz')}`,
+      '11ABCDEFG0123456789_abc',
+    ],
+    ['a GitLab PAT', `x ${fake('glpat-', 'abcdefghij0123456789')}`, 'abcdefghij0123456789'],
+    [
+      'a Slack bot token',
+      `x ${fake('xoxb-', '123456789012-abcdefABCDEF')}`,
+      '123456789012-abcdefABCDEF',
+    ],
+    [
+      'an OpenAI key',
+      `x ${fake('sk-', 'proj-abcdefghijklmnopqrstuvwx')}`,
+      'abcdefghijklmnopqrstuvwx',
+    ],
+    ['a Stripe live key', `x ${fake('sk_live_', '0123456789abcdefABCD')}`, '0123456789abcdefABCD'],
+    [
+      'a Google API key',
+      `key ${fake('AIza', 'SyA0123456789abcdefghijklmnopqrstuv')}`,
+      'SyA0123456789abcdefghijklmnopqrstuv',
+    ],
+    [
+      'a Hugging Face token',
+      `x ${fake('hf_', 'abcdefghijklmnopqrstuvwxyzABCDEFGH')}`,
+      'abcdefghijklmnopqrstuvwxyzABCDEFGH',
+    ],
+    [
+      'an npm token',
+      `x ${fake('npm_', 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ')}`,
+      'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ',
+    ],
+    [
+      'a JWT',
+      'jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U done',
+      'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+    ],
+    ['a URL userinfo password', 'postgres://app:Sup3rS3cret@db.internal:5432/app', 'Sup3rS3cret'],
+    [
+      'a Slack webhook path',
+      'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXX',
+      'T000/B000/XXXXXXXXXXXX',
+    ],
+  ])('redacts %s', (_case, text, secret) => {
+    const redacted = redactSecretShapedText(text);
+
+    expect(redacted).not.toContain(secret);
+    expect(redacted).toContain('[redacted]');
+  });
+
+  it('keeps the context around a redaction', () => {
+    expect(redactSecretShapedText('postgres://app:Sup3rS3cret@db:5432/x')).toBe(
+      'postgres://app:[redacted]@db:5432/x',
+    );
+    expect(redactSecretShapedText('Authorization: Bearer abc123XYZsecret')).toBe(
+      'Authorization: Bearer [redacted]',
+    );
+    expect(redactSecretShapedText('"password": "hunter22"')).toBe('"password": "[redacted]"');
+    expect(
+      redactSecretShapedText('-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\nafter'),
+    ).toBe('-----BEGIN PRIVATE KEY-----\n[redacted]\n-----END PRIVATE KEY-----\nafter');
+  });
+
+  it('is idempotent', () => {
+    const once = redactSecretShapedText('password=hunter22 and Bearer abc123XYZsecret');
+
+    expect(redactSecretShapedText(once)).toBe(once);
+  });
+});
+
+describe('redactSecretShapedText: near-misses survive', () => {
+  it.each([
+    ['a git SHA', 'commit 3f786850e387550fdab836ed7e6dc881de23001b'],
+    ['a UUID', 'id 123e4567-e89b-12d3-a456-426614174000'],
+    ['prose about passwords', 'The password field must be at least 12 characters.'],
+    ['prose about bearer auth', 'Bearer authentication is described in RFC 6750.'],
+    ['basic prose', 'Basic Authentication and basic usage'],
+    ['a variable reference', 'password=$DB_PASSWORD and token: ${TOKEN}'],
+    ['a placeholder', 'api_key=<your-key-here>'],
+    ['a null value', 'token: null'],
+    ['a word containing sk-', 'the task-force met at desk-side'],
+    ['a short sk- word', 'pip install sk-learn'],
+    [
+      'a public certificate header',
+      '-----BEGIN CERTIFICATE-----\nMIIBpublic\n-----END CERTIFICATE-----',
+    ],
+    ['a URL without a password', 'https://user@example.com/path and https://example.com:8443/'],
+    ['a max_tokens setting', 'max_tokens 1000'],
+    ['an empty string', ''],
+  ])('keeps %s', (_case, text) => {
+    expect(redactSecretShapedText(text)).toBe(text);
+  });
+});
+
+describe('redactSecretShapedText: the shared corpus', () => {
+  it.each(corpus.map((entry) => [entry.id, entry.kind, entry] as const))(
+    '%s (%s)',
+    (_id, _kind, entry) => {
+      const redacted = redactSecretShapedText(entry.text);
+
+      if (entry.expect === 'keep') expect(redacted).toBe(entry.text);
+      else for (const secret of entry.secret ?? []) expect(redacted).not.toContain(secret);
+    },
+  );
+});
+
+describe('redactSecretShapedText: adversarial input finishes and stays redacted', () => {
+  it.each([
+    ['sk- runs', 'sk-'.repeat(100_000)],
+    ['one long run', 'a'.repeat(300_000)],
+    ['bearer floods', 'Bearer '.repeat(50_000)],
+    ['headers without END', '-----BEGIN PRIVATE KEY-----\n'.repeat(20_000)],
+    ['JWT-looking runs', 'eyJ'.repeat(100_000)],
+    ['unterminated quoted values', 'password="'.repeat(30_000)],
+    ['userinfo-like runs', '://a:b'.repeat(50_000)],
+  ])('handles %s', (_case, text) => {
+    const redacted = redactSecretShapedText(text);
+
+    expect(typeof redacted).toBe('string');
+  });
+});
