@@ -7,12 +7,11 @@ import {
   type EgressResponse,
   type ToolId,
 } from '@toolhost/core';
-import type { Dispatcher } from 'undici';
 
 import { assertHostAllowed, checkEgressUrl } from './check-egress-url.js';
 import type { PinnedPoolCache } from './pinned-pool-cache.js';
+import { buildEgressResponse, single } from './build-egress-response.js';
 import { raceAbort } from './race-abort.js';
-import { readResponseBody } from './read-response-body.js';
 import { resolveCredential, toAuthorization } from './resolve-credential.js';
 import { resolveDestination } from './resolve-destination.js';
 import type { ResolvedEgressOptions } from './resolve-egress-options.js';
@@ -93,7 +92,7 @@ async function fetchHops(request: EgressRequest, context: HopContext): Promise<E
     });
     const location = single(response.headers.location);
     if (!REDIRECTS.has(response.statusCode) || location === undefined) {
-      return await buildResponse(request, response, url, credential, context);
+      return await buildEgressResponse({ request, response, url, credential, options, signal });
     }
     await response.body.dump();
     if (hop >= options.maxRedirects) throw new ToolExecutionError(toolId, 'too_many_redirects');
@@ -138,62 +137,4 @@ function withoutCredentials(headers: Record<string, string>): Record<string, str
     delete rest[name];
   }
   return rest;
-}
-
-async function buildResponse(
-  request: EgressRequest,
-  response: Dispatcher.ResponseData,
-  url: URL,
-  credential: string | undefined,
-  { options, signal }: HopContext,
-): Promise<EgressResponse> {
-  const { toolId } = options;
-  const headers = responseHeaders(response.headers, credential);
-  const read = await readResponseBody({
-    toolId,
-    body: response.body,
-    contentType: single(response.headers['content-type']),
-    maxBytes: options.maxBodyBytes,
-  });
-  signal.throwIfAborted();
-  const base = { status: response.statusCode, headers, url: url.href };
-  if (read.kind === 'binary') {
-    if (options.media === undefined) {
-      return { ...base, body: `[binary body: ${read.bytes.byteLength} bytes of ${read.mimeType}]` };
-    }
-    const scopes = request.mediaScope === undefined ? [] : [request.mediaScope];
-    const media = await raceAbort(
-      options.media.put(read.bytes, { mimeType: read.mimeType, scopes }),
-      signal,
-    );
-    return { ...base, body: '', media };
-  }
-  // An echo endpoint would hand the secret straight back to the model.
-  const text =
-    credential === undefined ? read.text : read.text.replaceAll(credential, '[redacted]');
-  if (read.truncatedAt === undefined) return { ...base, body: text };
-  const declared = Number(single(response.headers['content-length']));
-  const byteLength = Number.isSafeInteger(declared) && declared > 0 ? declared : read.truncatedAt;
-  const marker = `\n[… truncated: body exceeded ${options.maxBodyBytes} bytes; full output unavailable (egress body cap) …]`;
-  return { ...base, body: `${text}${marker}`, truncated: { byteLength } };
-}
-
-const DROPPED_RESPONSE_HEADERS = new Set(['set-cookie', 'set-cookie2']);
-
-function responseHeaders(
-  raw: Dispatcher.ResponseData['headers'],
-  credential: string | undefined,
-): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined || DROPPED_RESPONSE_HEADERS.has(name)) continue;
-    const joined = Array.isArray(value) ? value.join(', ') : value;
-    if (credential !== undefined && joined.includes(credential)) continue;
-    headers[name] = joined;
-  }
-  return headers;
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
