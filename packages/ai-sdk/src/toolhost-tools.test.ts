@@ -1,13 +1,14 @@
 import { generateText, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import {
+  createToolRegistry,
   ToolArgsInvalidError,
   ToolCancelledError,
   ToolDeniedByUserError,
   type LoopRegistry,
+  type LoopToolCall,
 } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
-import { createStubRegistry } from '../../core/src/loop/test-support/stub-registry.js';
 import {
   echoTool,
   failTool,
@@ -57,8 +58,22 @@ function toolOutputs(prompt: Prompt | undefined): unknown[] {
   );
 }
 
-function registryOf(): LoopRegistry {
-  return createStubRegistry([echoTool, saveTool, failTool, imageTool, slowTool, bigTool]);
+// The real registry over small plugin tools; `calls` records what reached it.
+function registryOf(): LoopRegistry & { readonly calls: LoopToolCall[] } {
+  const registry = createToolRegistry({
+    tools: [echoTool, saveTool, failTool, imageTool, slowTool, bigTool],
+    host: {},
+  });
+  const calls: LoopToolCall[] = [];
+  return {
+    calls,
+    get: (id) => registry.get(id),
+    list: () => registry.list(),
+    dispatch: (call, ctx) => {
+      calls.push(call);
+      return registry.dispatch(call, ctx);
+    },
+  };
 }
 
 async function run(tools: ToolSet, steps: GenerateResult[], abortSignal?: AbortSignal) {
@@ -218,7 +233,7 @@ describe('toolhostTools with generateText', () => {
   });
 
   it('maps governed calls to the SDK approval flow under approval: sdk', async () => {
-    const registry = createStubRegistry([saveTool, echoTool]);
+    const registry = registryOf();
     const tools = toolhostTools(registry, { toolPolicy: {}, approval: 'sdk' });
     const first = await generateText({
       model: new MockLanguageModelV3({ doGenerate: [callsTool('save', { note: 'x' }, 'c1')] }),

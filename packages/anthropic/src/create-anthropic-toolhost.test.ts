@@ -1,7 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ToolDeniedByUserError, type LoopRegistry } from '@toolhost/core';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BUILTIN_TOOLS,
+  createToolRegistry,
+  ToolDeniedByUserError,
+  type LoopRegistry,
+} from '@toolhost/core';
+import { createNodeToolHost } from '@toolhost/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStubRegistry } from '../../core/src/loop/test-support/stub-registry.js';
 import { echoTool, imageTool, saveTool } from '../../core/src/loop/test-support/sample-tools.js';
 import { createAnthropicToolhost } from './create-anthropic-toolhost.js';
 import { recorded, startReplayServer, type ReplayServer } from './test-support/replay-server.js';
@@ -20,7 +28,7 @@ async function clientReplaying(...names: string[]): Promise<Anthropic> {
 }
 
 function registryOf(): LoopRegistry {
-  return createStubRegistry([echoTool, saveTool, imageTool]);
+  return createToolRegistry({ tools: [echoTool, saveTool, imageTool], host: {} });
 }
 
 function lastUserContent(request: { body: unknown } | undefined): unknown {
@@ -149,5 +157,45 @@ describe('createAnthropicToolhost against a replayed Messages API', () => {
 
     expect(taken).toEqual([true, true, false]);
     expect(turn.exhausted).toBe(true);
+  });
+});
+
+describe('createAnthropicToolhost on the Node host', () => {
+  let base = '';
+  afterEach(() => rm(base, { recursive: true, force: true }));
+
+  it('reads a file in the root and feeds a scope escape back when the surface opts in', async () => {
+    base = await mkdtemp(join(tmpdir(), 'toolhost-anthropic-'));
+    await mkdir(join(base, 'app'));
+    await writeFile(join(base, 'app/notes.txt'), 'meeting at noon\n');
+    await writeFile(join(base, 'outside.txt'), 'OUTSIDE-SECRET');
+    const handle = await createNodeToolHost({
+      root: join(base, 'app'),
+      stateDir: join(base, 'state'),
+    });
+    const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: handle.host });
+    const toolhost = createAnthropicToolhost(registry, {
+      toolPolicy: {},
+      grantedToolIds: ['read_file'],
+      recoverToolFailures: true,
+    });
+    const client = await clientReplaying('tool-use-read-file');
+    const message = await client.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      tools: toolhost.tools,
+      messages: [{ role: 'user', content: 'Read my notes' }],
+    });
+
+    const results = await toolhost.startTurn().toolResults(message);
+    await handle.close();
+
+    const [notes, escape] = results?.content as Anthropic.ToolResultBlockParam[];
+    expect(JSON.parse(String(notes?.content))).toMatchObject({ content: 'meeting at noon\n' });
+    expect(escape).toMatchObject({
+      is_error: true,
+      content: 'tool read_file denied: scope_escape',
+    });
+    expect(JSON.stringify(results)).not.toContain('OUTSIDE-SECRET');
   });
 });
