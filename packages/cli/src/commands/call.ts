@@ -167,14 +167,38 @@ function printResult(
   spillRef: string | undefined,
   media: readonly DurableMediaPart[],
 ): void {
-  const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2);
-  io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  writeLine(io.stdout, renderForHumans(io, result));
   for (const part of media) {
     io.stderr.write(`toolhost: media ${part.handle} (${part.mimeType}, ${part.sizeBytes} bytes)\n`);
   }
   if (truncated) {
-    io.stderr.write(
-      `toolhost: result truncated for the model${spillRef === undefined ? '' : `; full output at ${spillRef}`}\n`,
-    );
+    const where = spillRef === undefined ? '' : `; full output at ${spillRef}`;
+    io.stderr.write(`toolhost: result truncated for the model${where}\n`);
   }
+}
+
+// The common shapes read naturally: a file's text, a command's streams; anything else as JSON.
+function renderForHumans(io: CliIo, result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (typeof result === 'object' && result !== null) {
+    const record = result as Record<string, unknown>;
+    if (typeof record['content'] === 'string' && typeof record['mimeType'] === 'string') {
+      return record['content'];
+    }
+    if (typeof record['stdout'] === 'string' && typeof record['stderr'] === 'string') {
+      if (record['stderr'] !== '') writeLine(io.stderr, record['stderr']);
+      if (record['exitCode'] !== 0) {
+        io.stderr.write(
+          `toolhost: the command exited with ${JSON.stringify(record['exitCode'])}\n`,
+        );
+      }
+      return record['stdout'];
+    }
+  }
+  return JSON.stringify(result, null, 2);
+}
+
+function writeLine(stream: NodeJS.WritableStream, text: string): void {
+  if (text === '') return;
+  stream.write(text.endsWith('\n') ? text : `${text}\n`);
 }

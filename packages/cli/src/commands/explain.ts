@@ -1,6 +1,8 @@
 import {
   BUILTIN_TOOLS,
   createToolRegistry,
+  findArgumentTrap,
+  matchCommandGlob,
   redactSecretShapedText,
   ToolArgsInvalidError,
   ToolPolicyError,
@@ -18,7 +20,6 @@ import { printJson, type CliIo } from './cli-io.js';
 import { describeFailure } from './describe-failure.js';
 import { judgeFsPath } from './judge-fs-path.js';
 import { judgeTool } from './judge-tool.js';
-import { matchCommandGlob } from './match-command-glob.js';
 import {
   addPolicyOptions,
   settingsFromOptions,
@@ -247,10 +248,11 @@ function allowlistStep(
     };
   }
   if (refused) {
+    const trap = findArgumentTrap(target.argv ?? command.split(' ')) ?? 'an argument trap';
     return {
       step: 'allowlist',
       status: 'fail',
-      detail: `${shown} matches glob ${JSON.stringify(glob)} but trips the argument-trap floor (an execute/write/config option, or a shell/launcher) → command_not_allowed`,
+      detail: `${shown} matches glob ${JSON.stringify(glob)} but trips the argument-trap floor (${trap}) → command_not_allowed`,
     };
   }
   return {
