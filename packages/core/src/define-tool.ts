@@ -51,10 +51,11 @@ export function toArgsIssues(error: z.ZodError): ToolArgsIssue[] {
   return error.issues.flatMap((issue) => {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({
-        field: base === '' ? key : `${base}.${key}`,
-        problem: 'unrecognized_key',
-      }));
+      return issue.keys.map((key) => {
+        // The key is model-chosen text: echo it only when it is plainly an identifier.
+        const name = /^[A-Za-z0-9_$-]{1,64}$/.test(key) ? key : '(unrecognized key)';
+        return { field: base === '' ? name : `${base}.${name}`, problem: 'unrecognized_key' };
+      });
     }
     return [{ field: base === '' ? '(root)' : base, problem: issue.code }];
   });

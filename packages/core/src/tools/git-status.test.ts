@@ -54,7 +54,13 @@ describe('git_status', () => {
       testContext({ signal }),
     );
 
-    expect(onlyCall(calls, 'process.spawn')).toEqual(['git', ['log', '-n', '5'], {}, {}, signal]);
+    expect(onlyCall(calls, 'process.spawn')).toEqual([
+      'git',
+      ['-c', 'core.fsmonitor=false', 'log', '--no-ext-diff', '--no-textconv', '-n', '5'],
+      {},
+      {},
+      signal,
+    ]);
   });
 
   it('forwards the host call options in the spawn options', async () => {

@@ -7,6 +7,15 @@ import { toProcessOutcome } from './process-outcome.js';
 
 const ID = 'git_status';
 
+// A repository's own config is not the author's: `core.fsmonitor` runs a program on `status`,
+// and `diff.external` / textconv drivers run programs on `log -p` and `diff`.
+const READ_ONLY_GUARDS = ['-c', 'core.fsmonitor=false'] as const;
+const DIFF_GUARDS = {
+  status: [],
+  log: ['--no-ext-diff', '--no-textconv'],
+  diff: ['--no-ext-diff', '--no-textconv'],
+} as const;
+
 /** Read-only git inspection: the model picks the subcommand, the author picks every flag. */
 export const gitStatusTool = defineTool({
   id: ID,
@@ -29,7 +38,7 @@ export const gitStatusTool = defineTool({
     const processArm = requireArm(ID, host.process, 'process');
     const result = await processArm.spawn(
       'git',
-      [args.command, ...(args.args ?? [])],
+      [...READ_ONLY_GUARDS, args.command, ...DIFF_GUARDS[args.command], ...(args.args ?? [])],
       {},
       dropUndefined({ hostCallOptions: ctx.hostCallOptions }),
       ctx.signal,
