@@ -1,3 +1,5 @@
+import { redactSecretShapedText } from '@toolhost/core';
+
 /** The slice of a `CallToolResult` the model view reads (structural, so SDK variants fit). */
 export interface McpResultView {
   readonly content: readonly McpContentView[];
@@ -30,10 +32,11 @@ export function toMcpToolOutput(result: McpResultView): unknown {
 export function toMcpErrorDetail(result: McpResultView): string {
   const text = contentToText(result.content);
   const detail = text === '' ? 'the tool reported an error' : text;
-  // TODO(redact): pass through core's redactSecretShapedText once it lands.
-  return detail.length <= MAX_ERROR_DETAIL_CHARS
-    ? detail
-    : `${detail.slice(0, MAX_ERROR_DETAIL_CHARS)}… [truncated]`;
+  // The detail reaches the model and the logs: a server echoing a token must not carry it on.
+  const redacted = redactSecretShapedText(detail);
+  return redacted.length <= MAX_ERROR_DETAIL_CHARS
+    ? redacted
+    : `${redacted.slice(0, MAX_ERROR_DETAIL_CHARS)}… [truncated]`;
 }
 
 function contentToText(content: readonly McpContentView[]): string {

@@ -23,7 +23,7 @@ export async function startFixtureHttpServer(): Promise<{ url: string; close(): 
     server.setRequestHandler(CallToolRequestSchema, () => ({
       content: [{ type: 'text', text: `token=${String(request.headers['x-fixture-token'])}` }],
     }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new StreamableHTTPServerTransport({});
     response.on('close', () => void transport.close());
     void server.connect(transport).then(() => transport.handleRequest(request, response));
   });
