@@ -2,9 +2,16 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectServe, type ServeClient } from './mcp/test-support/serve-client.js';
+
+// The node package's fixture server (paths are data here, not an import of its code).
+const FIXTURE_MCP_SERVER = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../node/src/mcp/test-support/fixture-mcp-server.ts',
+);
 
 // End to end: the SDK's own Client over stdio against a real `toolhost serve` process.
 describe('toolhost serve over stdio', () => {
@@ -150,6 +157,48 @@ describe('toolhost serve over stdio', () => {
       expect(serve.elicitations.at(-1)).not.toContain('AKIAIOSFODNN7EXAMPLE');
       expect(serve.elicitations.at(-1)).toContain('[redacted]');
     });
+  });
+
+  it('proxies a configured MCP server tool through the same pipeline (both ways at once)', async () => {
+    const proxied = path.join(sandbox, 'proxied');
+    await mkdir(proxied);
+    await writeFile(
+      path.join(proxied, 'toolhost.config.json'),
+      JSON.stringify({
+        tools: ['mcp_fx_echo'],
+        mcpServers: {
+          fx: {
+            command: process.execPath,
+            args: ['--import', 'tsx', FIXTURE_MCP_SERVER],
+            tools: ['echo'],
+          },
+        },
+      }),
+    );
+    const serve = await connectServe([
+      '--root',
+      proxied,
+      '--state-dir',
+      path.join(sandbox, 'state'),
+      '--mode',
+      'auto',
+    ]);
+    try {
+      const { tools } = await serve.client.listTools();
+      const result = await serve.client.callTool({
+        name: 'mcp_fx_echo',
+        arguments: { text: 'round trip' },
+      });
+      const invalid = await serve.client.callTool({ name: 'mcp_fx_echo', arguments: { text: 1 } });
+
+      expect(tools.map((tool) => [tool.name, tool.annotations?.openWorldHint])).toEqual([
+        ['mcp_fx_echo', true],
+      ]);
+      expect(JSON.stringify(result.content)).toContain('round trip');
+      expect(invalid.isError).toBe(true);
+    } finally {
+      await serve.close();
+    }
   });
 
   it('defaults to the read-only grant and exits when the client hangs up', async () => {
