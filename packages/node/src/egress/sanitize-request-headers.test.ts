@@ -24,6 +24,7 @@ describe('sanitizeRequestHeaders', () => {
     'Forwarded',
     'X-Real-IP',
     'True-Client-IP',
+    'Accept-Encoding',
   ])('drops %s', (name) => {
     const headers = sanitizeRequestHeaders('http_request', { [name]: 'x', accept: '*/*' });
 

@@ -24,6 +24,9 @@ const DROPPED = new Set([
   'true-client-ip',
   'cf-connecting-ip',
   'fastly-client-ip',
+  // The body is read raw and capped: a compressed answer would defeat the text check and let
+  // a small transfer inflate past the cap downstream, so the server must send identity.
+  'accept-encoding',
 ]);
 const DROPPED_PREFIXES = ['proxy-', 'x-forwarded-'];
 
