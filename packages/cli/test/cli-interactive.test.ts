@@ -52,6 +52,17 @@ describe('toolhost call: approval prompts, progress and Ctrl-C', () => {
     expect(existsSync(join(ws.root, 'out.txt'))).toBe(false);
   });
 
+  it.runIf(hasScript)('cancels with exit 130 on Ctrl-C at the prompt', async () => {
+    const run = await runInPty([...writeArgs('out.txt'), ...ws.stateFlags], {
+      cwd: ws.root,
+      exchanges: [{ waitFor: '> ', answer: '\x03' }],
+    });
+
+    expect(run.code).toBe(130);
+    expect(run.screen).toContain('cancel');
+    expect(existsSync(join(ws.root, 'out.txt'))).toBe(false);
+  });
+
   it.runIf(hasScript)('shows elapsed time for a long command on a terminal', async () => {
     const run = await runInPty(
       [

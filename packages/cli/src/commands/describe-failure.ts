@@ -77,6 +77,14 @@ function policyHint(error: ToolPolicyError): { hint?: string } {
       };
     case 'domain_not_allowed':
       return { hint: 'add the host to "allowedDomains" (or --allow-domain)' };
+    case 'scope_escape':
+      return {
+        hint: 'the path is outside the filesystem tier (see --fs-scope and "extraRoots")',
+      };
+    case 'protected_path':
+      return {
+        hint: 'the path is on the host floor (secrets, VCS, shell files, config): no setting allows it',
+      };
     case 'gate_required':
       return { hint: 'this tool needs a human gate: pass --gate-approved to `toolhost call`' };
     default:

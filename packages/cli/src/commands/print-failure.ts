@@ -13,7 +13,8 @@ export function printFailure(
     printJson(io, { ok: false, exitCode, ...extra, error });
     return;
   }
-  const lines = [`toolhost: ${report.message}`];
+  const message = report.message.replace(/^toolhost: /, '');
+  const lines = [`toolhost: ${message}`];
   if (report.userReason !== undefined) lines.push(`  ${report.userReason}`);
   if (report.fields !== undefined && report.fields.length > 0) {
     lines.push(`  fields: ${report.fields.join(', ')}`);
