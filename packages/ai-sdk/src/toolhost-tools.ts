@@ -3,6 +3,7 @@ import {
   classifyToolError,
   feedbackText,
   resolveAdapterOptions,
+  toProviderTools,
   unwrapUntrusted,
   type AnyToolDef,
   type DurableMediaPart,
@@ -41,9 +42,16 @@ export function toolhostTools(registry: LoopRegistry, options: AiSdkToolhostOpti
     ...rest,
     ...(approval === undefined || approval === 'sdk' ? {} : { approval }),
   });
+  // Only the model-visible projection crosses: config-only keys are not in it.
+  const specs = toProviderTools(resolved.tools, 'ai-sdk');
   const tools: ToolSet = {};
   for (const def of resolved.tools) {
-    tools[def.id] = toolFor(def, registry, resolved, approval === 'sdk');
+    const inputSchema = specs[def.id]?.inputSchema ?? def.llmVisibleParams;
+    tools[def.id] = toolFor(def, inputSchema, {
+      registry,
+      resolved,
+      sdkApproval: approval === 'sdk',
+    });
   }
   settingsOf.set(tools, resolved);
   return tools;
@@ -54,19 +62,20 @@ export function toolhostSettings(tools: ToolSet): ResolvedAdapterOptions | undef
   return settingsOf.get(tools);
 }
 
-function toolFor(
-  def: AnyToolDef,
-  registry: LoopRegistry,
-  resolved: ResolvedAdapterOptions,
-  sdkApproval: boolean,
-): ToolSet[string] {
+interface ToolForDeps {
+  readonly registry: LoopRegistry;
+  readonly resolved: ResolvedAdapterOptions;
+  readonly sdkApproval: boolean;
+}
+
+function toolFor(def: AnyToolDef, inputSchema: object, deps: ToolForDeps): ToolSet[string] {
+  const { registry, resolved, sdkApproval } = deps;
   const governed = approvalActionClass(def) !== undefined;
   // Media rides from `execute` to `toModelOutput`, which the SDK calls right after it.
   const mediaByCall = new Map<string, readonly DurableMediaPart[]>();
   return tool({
     description: def.description,
-    // Only the model-visible projection: config-only keys never reach the model.
-    inputSchema: jsonSchema(def.llmVisibleParams as Parameters<typeof jsonSchema>[0]),
+    inputSchema: jsonSchema(inputSchema as Parameters<typeof jsonSchema>[0]),
     ...(sdkApproval && governed ? { needsApproval: true } : {}),
     execute: async (input: unknown, { toolCallId, abortSignal }: ToolExecutionOptions) => {
       const ctx = resolved.contextFor(def.id, {

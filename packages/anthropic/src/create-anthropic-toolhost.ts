@@ -2,6 +2,7 @@ import {
   createCorrectionBudget,
   createTurnLimit,
   runToolCalls,
+  toProviderTools,
   resolveAdapterOptions,
   type AbortSignalLike,
   type LoopRegistry,
@@ -46,12 +47,8 @@ export function createAnthropicToolhost(
   options: ToolhostAdapterOptions,
 ): AnthropicToolhost {
   const resolved = resolveAdapterOptions(registry, options);
-  const tools = resolved.tools.map((tool): Anthropic.Tool => ({
-    name: tool.id,
-    description: tool.description,
-    // Only the model-visible projection crosses: config-only keys are not in it.
-    input_schema: { ...tool.llmVisibleParams, type: 'object' },
-  }));
+  // Only the model-visible projection crosses: config-only keys are not in it.
+  const tools: Anthropic.Tool[] = toProviderTools(resolved.tools, 'anthropic');
   return {
     tools,
     startTurn(turnOptions = {}) {
