@@ -133,6 +133,32 @@ describe('toolhost call', () => {
     expect(events[1]).not.toHaveProperty('unredactedPreview');
   });
 
+  it('keeps a secret in write_file content out of the audit log', async () => {
+    const secret = 'AKIAIOSFODNN7EXAMPLE';
+    const log = join(ws.root, '..', 'audit-write.jsonl');
+
+    const run = await call([
+      'write_file',
+      JSON.stringify({ path: 'creds.txt', content: `aws_access_key_id = ${secret}` }),
+      '--tools',
+      'write_file',
+      '--mode',
+      'auto',
+      '--audit-log',
+      log,
+    ]);
+
+    expect(run.code).toBe(0);
+    const text = await readFile(log, 'utf8');
+    expect(text).not.toContain(secret);
+    expect(
+      text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).event),
+    ).toEqual(['tool_call', 'approval_requested', 'tool_result']);
+  });
+
   it('never writes a file refused for lack of a terminal', async () => {
     const run = await call([
       'write_file',
