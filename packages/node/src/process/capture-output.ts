@@ -111,7 +111,8 @@ async function finishSpill(writable: Writable): Promise<boolean> {
 
 // Cut on code-point boundaries: drop a trailing partial UTF-8 sequence from the head and a
 // leading run of continuation bytes from the tail, instead of printing U+FFFD halves.
-function decodeHead(bytes: Buffer): string {
+/** UTF-8 text of `bytes`, minus a trailing partial code point (never a U+FFFD half). */
+export function decodeHead(bytes: Buffer): string {
   let end = bytes.length;
   let back = 0;
   while (back < 4 && end - back - 1 >= 0 && ((bytes[end - back - 1] ?? 0) & 0xc0) === 0x80) back++;

@@ -191,7 +191,7 @@ describe('the environment floor', () => {
     expect(stdout).toContain('GIT_TERMINAL_PROMPT=0');
     const names = stdout
       .split('\n')
-      .map((line) => line.split('=')[0])
+      .map((line) => line.split('=')[0] ?? '')
       .filter((name) => name !== '');
     const allowed = [
       'PATH',

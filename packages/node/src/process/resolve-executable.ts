@@ -45,7 +45,8 @@ export async function resolveExecutable(input: {
   throw new ToolPolicyError(toolId, 'command_not_found');
 }
 
-async function isExecutableFile(file: string): Promise<boolean> {
+/** True for an existing regular file this process may execute. */
+export async function isExecutableFile(file: string): Promise<boolean> {
   try {
     const info = await stat(file);
     if (!info.isFile()) return false;
