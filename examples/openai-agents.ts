@@ -1,0 +1,45 @@
+// An OpenAI Agents SDK agent whose writes wait for your approval (the run's interruptions).
+// Run (after `npm run build`): OPENAI_API_KEY=… node --import tsx examples/openai-agents.ts [root]
+import { createInterface } from 'node:readline/promises';
+import { Agent, run } from '@openai/agents';
+import { BUILTIN_TOOLS, createToolRegistry } from '@toolhost/core';
+import { createNodeToolHost } from '@toolhost/node';
+import { toolhostAgentTools, toolhostRunError } from '@toolhost/openai-agents';
+
+if (process.env['OPENAI_API_KEY'] === undefined) {
+  console.error('Set OPENAI_API_KEY to run this example.');
+  process.exit(1);
+}
+
+const handle = await createNodeToolHost({ root: process.argv[2] ?? process.cwd() });
+const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: handle.host });
+const agent = new Agent({
+  name: 'notes',
+  model: 'gpt-4.1',
+  instructions: 'You keep a TODO.md file in the workspace up to date.',
+  tools: toolhostAgentTools(registry, {
+    grantedToolIds: ['list_directory', 'read_file', 'write_file'],
+    toolPolicy: {},
+    approval: 'sdk', // write_file is governed: the run stops and asks
+  }),
+});
+
+const prompt = createInterface({ input: process.stdin, output: process.stdout });
+try {
+  let result = await run(agent, 'Add "ship the adapters" to TODO.md.', { maxTurns: 16 });
+  while (result.interruptions.length > 0) {
+    for (const item of result.interruptions) {
+      const answer = await prompt.question(`Allow ${item.name}(${item.arguments ?? ''})? [y/N] `);
+      if (answer.trim().toLowerCase() === 'y') result.state.approve(item);
+      else result.state.reject(item);
+    }
+    result = await run(agent, result.state, { maxTurns: 16 });
+  }
+  console.log(result.finalOutput);
+} catch (error) {
+  console.error('turn ended:', toolhostRunError(error));
+  process.exitCode = 1;
+} finally {
+  prompt.close();
+  await handle.close();
+}
