@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -65,9 +66,9 @@ export class StdioProcessTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (stdin === undefined || stdin === null || !stdin.writable) throw new Error('Not connected');
-    await new Promise<void>((resolve, reject) => {
-      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
-    });
+    // Resolve once the pipe took the bytes (or drained), not when they were flushed: waiting
+    // for the write callback costs a round of the event loop on every message.
+    if (!stdin.write(serializeMessage(message))) await once(stdin, 'drain');
   }
 
   /** Closes stdin, then SIGTERM, then SIGKILL to the whole group; settles once the child closed. */
