@@ -57,9 +57,11 @@ const SECRET_SHAPES = new RegExp(
     `((?:${SECRET_KEYWORDS.join('|')})["']?[ \\t]{0,4}(?::=|=|:)[ \\t]{0,4})` +
       `(?:(["'])${NOT_A_VALUE}[^"'\\r\\n]{1,1024}|${NOT_A_VALUE}[^\\s"'&,;<>\`]{1,1024})`,
     // `Basic authentication` and `Bearer of bad news` are prose: a credential has a digit, a
-    // symbol or a capital after its first character; the lookahead scans one letter run once.
+    // symbol or a capital after its first character. The length is checked first (cheap on a
+    // `Bearer Bearer` flood); the letter run is taken atomically (lookahead + backreference), so
+    // it is scanned once and never backtracked.
     `((?<![A-Za-z])[Bb](?:earer|asic)[ \\t]{1,4})` +
-      `(?=[0-9._~+/=-]|[A-Za-z][a-z]{0,4096}[0-9._~+/=A-Z-])[A-Za-z0-9._~+/=-]{8,4096}`,
+      `(?=[A-Za-z0-9._~+/=-]{8})(?=[0-9._~+/=-]|[A-Za-z](?=([a-z]{0,4096}))\\4[0-9._~+/=A-Z-])[A-Za-z0-9._~+/=-]{8,4096}`,
     // The password of URL userinfo; the user part and the rest of the URL stay readable.
     `(://[^\\s/?#@:]{0,256}:)${NOT_A_VALUE}[^\\s/?#@]{1,256}(?=@)`,
     `(https://hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]{8,512}`,
@@ -86,7 +88,7 @@ const SECRET_SHAPES = new RegExp(
 );
 
 // The kept context of whichever branch matched (unmatched groups are empty), then the marker.
-const REPLACEMENT = `$1$2$3$4$5${REDACTED}`;
+const REPLACEMENT = `$1$2$3$5$6${REDACTED}`; // $4 is the bearer letter run, never kept
 
 // A private-key block is redacted from its header to its END line. The END search is bounded
 // and its answer cached, so a flood of headers without an END line stays linear.
