@@ -3,6 +3,7 @@ import {
   BUILTIN_TOOLS,
   createToolRegistry,
   type AnyToolDef,
+  type ToolActionPreview,
   type ToolDispatchContext,
   type ToolHost,
   type ToolId,
@@ -117,13 +118,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
         gateApproved: options.gateApproved ?? false,
         approval: {
           confirm,
-          // The event type has no `unredactedPreview`; copy the three fields by name so a
-          // wider object handed in at runtime cannot carry it into the log.
+          // Copied field by field: a wider object handed in at runtime (a request carrying
+          // `unredactedPreview`) can never carry the raw target into the log.
           emitApprovalRequested: (event) =>
             audit?.write('approval_requested', {
               toolId: event.toolId,
               action: event.action,
-              preview: event.preview,
+              preview: pickPreview(event.preview),
             }),
         },
         limits: settings.limits,
@@ -134,6 +135,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     close: async () => {
       await created.close();
     },
+  };
+}
+
+function pickPreview(preview: ToolActionPreview): ToolActionPreview {
+  const { path, command, host } = preview;
+  return {
+    ...(path === undefined ? {} : { path }),
+    ...(command === undefined ? {} : { command }),
+    ...(host === undefined ? {} : { host }),
   };
 }
 
