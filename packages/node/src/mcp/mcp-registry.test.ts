@@ -1,0 +1,78 @@
+import {
+  classifyToolError,
+  createToolRegistry,
+  mcpCallTool,
+  unwrapUntrusted,
+  type ToolDispatchContext,
+} from '@toolhost/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpArm, type McpArm } from './create-mcp-arm.js';
+import { fixtureServerDeclaration } from './test-support/fixture-server-declaration.js';
+
+// The arm behind the real registry pipeline: discovered ToolDefs and the built-in mcp_call.
+describe('MCP tools through createToolRegistry', () => {
+  let arm: McpArm;
+  let registry: ReturnType<typeof createToolRegistry>;
+  const context = (signal?: AbortSignal): ToolDispatchContext => ({
+    nodeId: 'test',
+    grantedToolIds: new Set(['mcp_call', ...arm.tools.map((tool) => tool.id)]),
+    config: {},
+    toolPolicy: {},
+    fsScope: 'sandboxed',
+    gateApproved: false,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  beforeAll(async () => {
+    arm = await createMcpArm({ servers: { fx: fixtureServerDeclaration() } });
+    registry = createToolRegistry({
+      tools: [mcpCallTool, ...arm.tools],
+      host: { mcp: arm.capability },
+    });
+  });
+  afterAll(() => arm.close());
+
+  it('runs a discovered tool and brands its result untrusted', async () => {
+    const outcome = await registry.dispatch(
+      { id: '1', name: 'mcp_fx_echo', args: { text: 'hi' } },
+      context(),
+    );
+
+    expect(unwrapUntrusted(outcome.toolResult).result).toBe('hi');
+  });
+
+  it('runs the same tool through mcp_call', async () => {
+    const outcome = await registry.dispatch(
+      {
+        id: '2',
+        name: 'mcp_call',
+        args: { server: 'fx', tool: 'echo', args: { text: 'via mcp_call' } },
+      },
+      context(),
+    );
+
+    expect(unwrapUntrusted(outcome.toolResult).result).toBe('via mcp_call');
+  });
+
+  it.each([
+    ['a discovered tool', { name: 'mcp_fx_fails', args: {} }],
+    ['mcp_call', { name: 'mcp_call', args: { server: 'fx', tool: 'fails' } }],
+  ])('classifies an isError result from %s as correctable', async (_case, call) => {
+    const error = await registry
+      .dispatch({ id: '3', ...call }, context())
+      .catch((caught: unknown) => caught);
+
+    expect(classifyToolError(error)).toBe('correctable');
+  });
+
+  it('routes an abort to the cancel path', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+
+    const attempt = registry.dispatch(
+      { id: '4', name: 'mcp_fx_slow', args: { ms: 20_000 } },
+      context(controller.signal),
+    );
+
+    await expect(attempt).rejects.toMatchObject({ code: 'cancelled' });
+  });
+});
