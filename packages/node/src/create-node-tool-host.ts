@@ -1,5 +1,7 @@
 import type { AnyToolDef, ToolHost } from '@toolhost/core';
 import { createHostEgressArm } from './egress/create-host-egress-arm.js';
+import { createHostOsArm } from './os/create-host-os-arm.js';
+import { createHostProcessArm } from './process/create-host-process-arm.js';
 import { createFsArm } from './fs/create-fs-arm.js';
 import { createJail } from './fs/jail.js';
 import type { Jail } from './fs/jail.js';
@@ -68,6 +70,8 @@ export async function createNodeToolHost(
     outputStore,
     media,
     ...createHostEgressArm(parts),
+    ...createHostProcessArm(parts),
+    ...createHostOsArm(parts),
     // One line per arm, each built from `parts`, e.g. `process: createProcessArm(parts),`
   };
 

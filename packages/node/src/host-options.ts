@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { FsScopeTier } from '@toolhost/core';
 import { resolveEgressOptions, type EgressOptions } from './egress/resolve-egress-options.js';
 import type { McpArmOptions } from './mcp/mcp-arm-options.js';
+import type { OsArmOptions } from './os/create-os-arm.js';
+import type { NodeProcessOptions } from './process/create-host-process-arm.js';
 
 /**
  * Options of `createNodeToolHost`. Each arm owns its fields; an engineer adding an arm adds its
@@ -29,6 +31,10 @@ export interface NodeToolHostOptions {
   readonly mcp?: McpArmOptions;
   /** Outbound HTTPS (`http_request`, `web_search`); absent ⇒ no egress arm. `{}` = defaults. */
   readonly egress?: EgressOptions;
+  /** Process spawn (`run_command`, `git_*`); absent ⇒ no process arm. `{}` = defaults. */
+  readonly process?: NodeProcessOptions;
+  /** Clipboard and notifications; absent ⇒ no os arm. `{}` = defaults. */
+  readonly os?: OsArmOptions;
 }
 
 /** Options after `resolveHostOptions`: every path absolute and real, every default filled. */
@@ -44,6 +50,10 @@ export interface ResolvedHostOptions {
   readonly mcp?: McpArmOptions;
   /** Validated here (a bad range or budget fails at creation); filled by `createEgressArm`. */
   readonly egress?: EgressOptions;
+  /** Checked by `createProcessArm` when the host is built. */
+  readonly process?: NodeProcessOptions;
+  /** Checked by `createOsArm` when the host is built. */
+  readonly os?: OsArmOptions;
 }
 
 const TIERS: readonly FsScopeTier[] = ['sandboxed', 'project', 'full'];
@@ -93,6 +103,8 @@ export async function resolveHostOptions(
     ),
     ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
     ...(options.egress === undefined ? {} : { egress: options.egress }),
+    ...(options.process === undefined ? {} : { process: options.process }),
+    ...(options.os === undefined ? {} : { os: options.os }),
   };
 }
 

@@ -6,7 +6,11 @@ export type {
   DialTcp,
   PinnedDispatcherOptions,
 } from './egress/create-pinned-dispatcher.js';
-export { checkEgressUrl, assertHostAllowed } from './egress/check-egress-url.js';
+export {
+  assertHostAllowed,
+  checkEgressUrl,
+  normalizeAllowlist,
+} from './egress/check-egress-url.js';
 export { isGlobalUnicast } from './egress/is-global-unicast.js';
 export { isBlockedHostname } from './egress/is-blocked-hostname.js';
 export { resolveDestination } from './egress/resolve-destination.js';
@@ -39,3 +43,22 @@ export type {
   McpServerDeclaration,
   McpStdioServerDeclaration,
 } from './mcp/mcp-arm-options.js';
+export { createProcessArm } from './process/create-process-arm.js';
+export type {
+  ContainmentDescription,
+  ProcessArm,
+  ProcessArmOptions,
+} from './process/create-process-arm.js';
+export type { NodeProcessOptions } from './process/create-host-process-arm.js';
+export type { ProcessBudgets } from './process/spawn-process.js';
+export type { OpenProcessSpill, ProcessSpillTarget } from './process/capture-output.js';
+export { createSpillOpener } from './process/create-spill-opener.js';
+export { buildChildEnv, isRefusedEnvName } from './process/build-child-env.js';
+export { detectContainment } from './process/detect-containment.js';
+export type {
+  ContainmentInfo,
+  ContainmentMode,
+  ContainmentPreference,
+} from './process/detect-containment.js';
+export { createOsArm } from './os/create-os-arm.js';
+export type { OsArmOptions } from './os/create-os-arm.js';

@@ -1,0 +1,33 @@
+import type { NodeHostParts } from '../create-node-tool-host.js';
+import { createProcessArm, type ProcessArm, type ProcessArmOptions } from './create-process-arm.js';
+import { createSpillOpener } from './create-spill-opener.js';
+
+/** What an embedder may set on the host's process arm; the host supplies root, jail and spill. */
+export type NodeProcessOptions = Omit<
+  ProcessArmOptions,
+  'root' | 'openSpill' | 'resolveCwd' | 'toolId'
+>;
+
+/**
+ * The `process` arm of `createNodeToolHost`, to spread into the host: `{}` unless the embedder
+ * passed `process` options (spawning is opted into, never a default). A `cwd` opens through the
+ * fs jail exactly like a directory read (scope tier, symlinks, read floor), and overflowing
+ * output spills into the run's spill directory.
+ */
+export function createHostProcessArm(parts: NodeHostParts): { readonly process?: ProcessArm } {
+  const options = parts.options.process;
+  if (options === undefined) return {};
+  const { jail, outputStore } = parts;
+  const process = createProcessArm({
+    ...options,
+    root: parts.options.root,
+    openSpill: createSpillOpener(outputStore.directory),
+    resolveCwd: async (root, requested) => {
+      if (requested === undefined || requested === '') return root;
+      const opened = await jail.openForRead('run_command', requested, 'directory');
+      await opened.handle.close();
+      return opened.path;
+    },
+  });
+  return { process };
+}
