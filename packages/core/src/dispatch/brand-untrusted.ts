@@ -28,12 +28,10 @@ export function brandUntrusted(input: BrandInput): ToolDispatchOutcome {
       result: bounded.result,
     }),
   );
-  return {
-    toolResult,
-    output: input.output,
-    truncated: bounded.truncated,
-    ...(bounded.spill === undefined ? {} : { spill: bounded.spill }),
-    ...(parts === undefined ? {} : { mediaAttachments: markUntrusted(parts) }),
-    events: input.events,
-  };
+  const outcome: {
+    -readonly [Key in keyof ToolDispatchOutcome]: ToolDispatchOutcome[Key];
+  } = { toolResult, output: input.output, truncated: bounded.truncated, events: input.events };
+  if (bounded.spill !== undefined) outcome.spill = bounded.spill;
+  if (parts !== undefined) outcome.mediaAttachments = markUntrusted(parts);
+  return outcome;
 }

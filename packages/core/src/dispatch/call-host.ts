@@ -1,5 +1,5 @@
 import type { ToolDispatchContext } from '../dispatch-context.js';
-import { ToolCancelledError, ToolDispatchError, ToolExecutionError } from '../errors.js';
+import { ToolDispatchError, ToolExecutionError } from '../errors.js';
 import type { AnyToolDef } from '../tool-def.js';
 import type { ToolHost } from '../tool-host.js';
 import { throwIfAborted } from './abort.js';
@@ -20,7 +20,7 @@ export interface CallHostInput {
  * outcome, a typed denial passes through verbatim, and any other throw becomes a
  * `ToolExecutionError` that is recoverable only for an idempotent read.
  */
-export async function callHost({
+export function callHost({
   tool,
   args,
   host,
@@ -29,18 +29,26 @@ export async function callHost({
 }: CallHostInput): Promise<unknown> {
   const { signal } = ctx;
   throwIfAborted(signal, tool.id);
-  let result: unknown;
+  let pending: Promise<unknown>;
   try {
-    result = await tool.dispatch(args, host, ctx);
+    pending = tool.dispatch(args, host, ctx);
   } catch (error) {
-    throwIfAborted(signal, tool.id);
-    if (error instanceof ToolDispatchError) throw error;
-    throw new ToolExecutionError(tool.id, 'host_error', {
-      cause: error,
-      recoverable: !sideEffecting,
-    });
+    pending = Promise.reject(error);
   }
-  // A success that lands after the abort is still a cancel: the run has already moved on.
-  if (signal?.aborted === true) throw new ToolCancelledError(tool.id, { cause: signal.reason });
-  return result;
+  // A plain `then`, not another async frame: this sits on every dispatch's hot path.
+  return pending.then(
+    (result) => {
+      // A success that lands after the abort is still a cancel: the run has already moved on.
+      throwIfAborted(signal, tool.id);
+      return result;
+    },
+    (error: unknown) => {
+      throwIfAborted(signal, tool.id);
+      if (error instanceof ToolDispatchError) throw error;
+      throw new ToolExecutionError(tool.id, 'host_error', {
+        cause: error,
+        recoverable: !sideEffecting,
+      });
+    },
+  );
 }

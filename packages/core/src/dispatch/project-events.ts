@@ -15,28 +15,42 @@ export interface ProjectEventsInput {
 /**
  * The secret-free `tool_call` / `tool_result` projections. Computed on first read and
  * memoised: scrubbing and JSON are most of a dispatch's cost and most callers never look.
- * The getters are own enumerable properties, so `JSON.stringify(events)` sees them.
  */
 export function projectEvents(input: ProjectEventsInput): ToolDispatchEvents {
-  let call: ToolDispatchEvents['call'] | undefined;
-  let result: ToolDispatchEvents['result'] | undefined;
-  return {
-    get call() {
-      call ??= Object.freeze({
-        toolId: input.toolId,
-        toolInput: projectToolInput(input.args, input.hiddenKeys),
-      });
-      return call;
-    },
-    get result() {
-      result ??= Object.freeze({
-        toolId: input.toolId,
-        success: true,
-        outputSummary: summarizeOutput(input.modelResult),
-      });
-      return result;
-    },
-  };
+  return new LazyEvents(input);
+}
+
+// A class, not an object literal with getters: one allocation per dispatch instead of an
+// accessor pair and two closures. `toJSON` keeps `JSON.stringify(events)` whole.
+class LazyEvents implements ToolDispatchEvents {
+  #input: ProjectEventsInput;
+  #call: ToolDispatchEvents['call'] | undefined;
+  #result: ToolDispatchEvents['result'] | undefined;
+
+  constructor(input: ProjectEventsInput) {
+    this.#input = input;
+  }
+
+  get call(): ToolDispatchEvents['call'] {
+    this.#call ??= Object.freeze({
+      toolId: this.#input.toolId,
+      toolInput: projectToolInput(this.#input.args, this.#input.hiddenKeys),
+    });
+    return this.#call;
+  }
+
+  get result(): ToolDispatchEvents['result'] {
+    this.#result ??= Object.freeze({
+      toolId: this.#input.toolId,
+      success: true,
+      outputSummary: summarizeOutput(this.#input.modelResult),
+    });
+    return this.#result;
+  }
+
+  toJSON(): { call: ToolDispatchEvents['call']; result: ToolDispatchEvents['result'] } {
+    return { call: this.call, result: this.result };
+  }
 }
 
 const MAX_LEAF = 1000;
