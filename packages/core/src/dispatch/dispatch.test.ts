@@ -54,7 +54,9 @@ describe('dispatch: the outcome', () => {
       stubContext(['stub']),
     );
 
-    const accessors = Object.getOwnPropertyDescriptors(Object.getPrototypeOf(outcome.events) as object);
+    const accessors = Object.getOwnPropertyDescriptors(
+      Object.getPrototypeOf(outcome.events) as object,
+    );
     expect(accessors['call']?.get).toBeTypeOf('function');
     expect(accessors['result']?.get).toBeTypeOf('function');
     expect(outcome.events.call).toBe(outcome.events.call);
