@@ -7,6 +7,9 @@ import {
   type AnyToolDef,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpArm, type McpArm } from './create-mcp-arm.js';
 import { MCP_BASE_ENV_KEYS } from './resolve-declared-values.js';
@@ -261,6 +264,25 @@ describe('createMcpArm lifecycle', () => {
       { name: 'broken', status: 'failed', reason, toolCount: 0 },
     ]);
     expect(arm.tools).toEqual([]);
+    await arm.close();
+  });
+
+  it('gives up on a server that never answers initialize, and stops it', async () => {
+    const pidFile = join(await mkdtemp(join(tmpdir(), 'toolhost-mcp-silent-')), 'pid');
+    const script = `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
+    const silent = fixtureServerDeclaration({ args: ['-e', script] });
+
+    const arm = await createMcpArm({
+      servers: { silent },
+      connectTimeoutMs: 300,
+      killGraceMs: 100,
+    });
+
+    expect(arm.report.servers).toEqual([
+      { name: 'silent', status: 'failed', reason: 'connect_failed', toolCount: 0 },
+    ]);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    await expect.poll(() => isAlive(pid), { timeout: 3_000 }).toBe(false);
     await arm.close();
   });
 
