@@ -63,6 +63,21 @@ describe('dispatch: the outcome', () => {
     expect(outcome.events.result).toBe(outcome.events.result);
   });
 
+  it('keeps config-only values and secrets out of the call event', async () => {
+    const { tool } = stubTool({ configOnlyParams: ['cwd'], run: async () => 'done' });
+    const registry = createToolRegistry({ tools: [tool], host: {} });
+
+    const outcome = await registry.dispatch(
+      { id: 'c', name: 'stub', args: { text: 'curl -u admin:Sup3rS3cret@host password=hunter22' } },
+      stubContext(['stub'], { config: { parameters: { cwd: '/srv/private' } } }),
+    );
+
+    expect(outcome.events.call.toolInput).toEqual({
+      text: 'curl -u admin:Sup3rS3cret@host password=[redacted]',
+    });
+    expect(JSON.stringify(outcome.events)).not.toContain('/srv/private');
+  });
+
   it('splits a media envelope into branded attachments and a plain result', async () => {
     const part: DurableMediaPart = {
       type: 'media',
