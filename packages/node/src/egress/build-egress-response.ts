@@ -1,6 +1,7 @@
 import type { EgressRequest, EgressResponse } from '@toolhost/core';
 import type { Dispatcher } from 'undici';
 
+import type { CallSignal } from './call-signal.js';
 import { raceAbort } from './race-abort.js';
 import { readResponseBody } from './read-response-body.js';
 import type { ResolvedEgressOptions } from './resolve-egress-options.js';
@@ -13,7 +14,7 @@ export interface BuildEgressResponseInput {
   /** The resolved secret, so no copy of it reaches the result. */
   readonly credential: string | undefined;
   readonly options: ResolvedEgressOptions;
-  readonly signal: AbortSignal;
+  readonly signal: CallSignal;
 }
 
 /**

@@ -2,13 +2,15 @@ import {
   normalizeHost,
   ToolCancelledError,
   ToolExecutionError,
+  ToolPolicyError,
   type AbortSignalLike,
   type EgressRequest,
   type EgressResponse,
   type ToolId,
 } from '@toolhost/core';
 
-import { assertHostAllowed, checkEgressUrl } from './check-egress-url.js';
+import { CallSignal } from './call-signal.js';
+import { assertHostAllowed, checkEgressUrl, normalizeAllowlist } from './check-egress-url.js';
 import type { PinnedPoolCache } from './pinned-pool-cache.js';
 import { buildEgressResponse, single } from './build-egress-response.js';
 import { raceAbort } from './race-abort.js';
@@ -16,7 +18,7 @@ import { resolveCredential, toAuthorization } from './resolve-credential.js';
 import { resolveDestination } from './resolve-destination.js';
 import type { ResolvedEgressOptions } from './resolve-egress-options.js';
 import { isDroppedHeader, sanitizeRequestHeaders } from './sanitize-request-headers.js';
-import { toEgressError, type AbortState } from './to-egress-error.js';
+import { toEgressError } from './to-egress-error.js';
 
 type Method = EgressRequest['method'] | 'GET';
 
@@ -29,21 +31,20 @@ export async function egressFetch(
 ): Promise<EgressResponse> {
   const { toolId } = options;
   if (signal?.aborted === true) throw new ToolCancelledError(toolId);
-  const state = { cancelled: false, timedOut: false };
-  const controller = new AbortController();
+  const callSignal = new CallSignal();
   const onAbort = (): void => {
-    state.cancelled = true;
-    controller.abort();
+    callSignal.cancelled = true;
+    callSignal.abort(signal?.reason);
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(() => {
-    state.timedOut = true;
-    controller.abort();
+    callSignal.timedOut = true;
+    callSignal.abort(new Error('egress deadline'));
   }, options.timeoutMs);
   try {
-    return await fetchHops(request, { options, pools, signal: controller.signal, state });
+    return await fetchHops(request, { options, pools, signal: callSignal });
   } catch (error) {
-    throw toEgressError(toolId, error, state);
+    throw toEgressError(toolId, error, callSignal);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
@@ -53,8 +54,7 @@ export async function egressFetch(
 interface HopContext {
   readonly options: ResolvedEgressOptions;
   readonly pools: PinnedPoolCache;
-  readonly signal: AbortSignal;
-  readonly state: AbortState;
+  readonly signal: CallSignal;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -63,10 +63,11 @@ async function fetchHops(request: EgressRequest, context: HopContext): Promise<E
   const { options, pools, signal } = context;
   const { toolId } = options;
   let url = checkEgressUrl(toolId, request.url);
-  const firstHost = normalizeHost(url.hostname) as string;
-  if (request.allowedDomains !== undefined) {
-    assertHostAllowed(toolId, url, request.allowedDomains, firstHost);
-  }
+  const firstHost = normalizeHost(url.hostname);
+  if (firstHost === undefined) throw new ToolPolicyError(toolId, 'insecure_url');
+  const allowedHosts =
+    request.allowedDomains === undefined ? undefined : normalizeAllowlist(request.allowedDomains);
+  if (allowedHosts !== undefined) assertHostAllowed(toolId, url, allowedHosts, firstHost);
   const headers = sanitizeRequestHeaders(toolId, request.headers);
   const credential = await attachCredential(toolId, request, headers, context);
   const firstOrigin = url.origin;
@@ -98,7 +99,7 @@ async function fetchHops(request: EgressRequest, context: HopContext): Promise<E
     if (hop >= options.maxRedirects) throw new ToolExecutionError(toolId, 'too_many_redirects');
     // Each hop is judged exactly like the first: https, no userinfo, allowlist, then SSRF.
     url = checkEgressUrl(toolId, location, url);
-    assertHostAllowed(toolId, url, request.allowedDomains, firstHost);
+    assertHostAllowed(toolId, url, allowedHosts, firstHost);
     // fetch's rules: 303 always, and 301/302 after a POST, continue as a body-less GET.
     if (response.statusCode === 303 || (response.statusCode <= 302 && method === 'POST')) {
       method = 'GET';

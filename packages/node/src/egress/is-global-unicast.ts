@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 import ipaddr from 'ipaddr.js';
 
 /** A parsed CIDR exempted from the SSRF floor (`dangerouslyAllowRanges`). */
@@ -14,17 +16,15 @@ const GLOBAL_IPV6 = ipaddr.parseCIDR('2000::/3');
  * does not call plain `unicast` is refused, so IPv4 embedded in IPv6 never reaches its v4 target.
  */
 export function isGlobalUnicast(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.parse(address);
-  if (parsed.range() !== 'unicast') return false;
-  return parsed.kind() === 'ipv4' || parsed.match(GLOBAL_IPV6);
+  const parsed = parseStrict(address);
+  return parsed !== undefined && isGlobal(parsed);
 }
 
 /** True when `address` is global unicast or inside one of the embedder's exempted ranges. */
 export function isAllowedAddress(address: string, allowRanges: readonly AddressRange[]): boolean {
-  if (isGlobalUnicast(address)) return true;
-  if (allowRanges.length === 0 || !ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.parse(address);
+  const parsed = parseStrict(address);
+  if (parsed === undefined) return false;
+  if (isGlobal(parsed)) return true;
   // Same-family match only: `::ffff:127.0.0.1` is not exempted by `127.0.0.1/32`.
   return allowRanges.some(
     ([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits),
@@ -40,4 +40,15 @@ export function parseAddressRanges(cidrs: readonly string[]): AddressRange[] {
       throw new TypeError('toolhost: dangerouslyAllowRanges entries must be CIDRs');
     }
   });
+}
+
+function isGlobal(parsed: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || parsed.match(GLOBAL_IPV6);
+}
+
+// Only the canonical forms `net.isIP` accepts: ipaddr.js alone would also read `0x7f.1` or
+// `127.1`, spellings a DNS answer never legitimately has.
+function parseStrict(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  return isIP(address) === 0 ? undefined : ipaddr.parse(address);
 }

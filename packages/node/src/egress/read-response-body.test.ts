@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+
 import { describe, expect, it } from 'vitest';
 
 import { readResponseBody } from './read-response-body.js';
@@ -48,6 +50,45 @@ describe('readResponseBody', () => {
     });
 
     expect(pulled).toBe(5);
+  });
+
+  it('destroys a stream at the cap instead of draining it', async () => {
+    let pulled = 0;
+    const stream = Readable.from(
+      (function* endless(): Generator<Uint8Array> {
+        for (;;) {
+          pulled += 1;
+          yield new Uint8Array(1024).fill(0x61);
+        }
+      })(),
+      { objectMode: false },
+    );
+
+    const read = await readResponseBody({
+      toolId: 'http_request',
+      body: stream,
+      contentType: 'text/plain',
+      maxBytes: 4096,
+    });
+
+    expect(read).toMatchObject({ kind: 'text', truncatedAt: 4096 });
+    expect(stream.destroyed).toBe(true);
+    expect(pulled).toBeLessThan(64);
+  });
+
+  it('fails when the stream errors mid-body', async () => {
+    const stream = new Readable({ read: () => undefined });
+    stream.push('partial');
+    setTimeout(() => stream.destroy(new Error('reset')), 10);
+
+    const attempt = readResponseBody({
+      toolId: 'http_request',
+      body: stream,
+      contentType: 'text/plain',
+      maxBytes: 4096,
+    });
+
+    await expect(attempt).rejects.toThrow('reset');
   });
 
   it('treats a NUL in the first bytes as binary whatever the content-type says', async () => {

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+
 import { ToolExecutionError, type ToolId } from '@toolhost/core';
 
 /** A bounded body: UTF-8 text (cut at the cap) or binary bytes (refused past the cap). */
@@ -8,7 +10,7 @@ export type ReadBody =
 /** What `readResponseBody` needs. */
 export interface ReadResponseBodyInput {
   readonly toolId: ToolId;
-  readonly body: AsyncIterable<Uint8Array>;
+  readonly body: Readable | AsyncIterable<Uint8Array>;
   readonly contentType: string | undefined;
   readonly maxBytes: number;
 }
@@ -16,25 +18,16 @@ export interface ReadResponseBodyInput {
 const SNIFF_BYTES = 8192;
 
 /**
- * Streams a body into at most `maxBytes`, then stops reading (leaving the for-await destroys
- * the stream and its connection), so a 1 GiB answer costs 10 MiB, not 1 GiB. Text past the cap
+ * Streams a body into at most `maxBytes`, then stops reading and destroys the stream (and its
+ * connection), so a 1 GiB answer costs 10 MiB, not 1 GiB. Text past the cap
  * is cut on a code-point boundary; a cut binary would be corrupt, so it is `too_large`.
  */
 export async function readResponseBody(input: ReadResponseBodyInput): Promise<ReadBody> {
-  const { toolId, body, maxBytes } = input;
-  const chunks: Uint8Array[] = [];
-  let kept = 0;
-  let overflowed = false;
-  for await (const chunk of body) {
-    if (kept + chunk.byteLength > maxBytes) {
-      chunks.push(chunk.subarray(0, maxBytes - kept));
-      kept = maxBytes;
-      overflowed = true;
-      break;
-    }
-    chunks.push(chunk);
-    kept += chunk.byteLength;
-  }
+  const { toolId, maxBytes } = input;
+  const { chunks, kept, overflowed } =
+    input.body instanceof Readable
+      ? await collectReadable(input.body, maxBytes)
+      : await collectIterable(input.body, maxBytes);
   const bytes = Buffer.concat(chunks, kept);
   const mimeType = mediaType(input.contentType);
   if (isBinary(mimeType, bytes.subarray(0, SNIFF_BYTES))) {
@@ -44,6 +37,61 @@ export async function readResponseBody(input: ReadResponseBodyInput): Promise<Re
   if (!overflowed) return { kind: 'text', text: bytes.toString('utf8') };
   const end = utf8Boundary(bytes);
   return { kind: 'text', text: bytes.subarray(0, end).toString('utf8'), truncatedAt: end };
+}
+
+interface Collected {
+  readonly chunks: Uint8Array[];
+  readonly kept: number;
+  readonly overflowed: boolean;
+}
+
+// Events rather than for-await: a stream's async iterator costs more than a small body's
+// whole read. Destroying at the cap ends the transfer (and its connection) then and there.
+function collectReadable(body: Readable, maxBytes: number): Promise<Collected> {
+  return new Promise((resolve, reject) => {
+    // A stream destroyed before we listen would never emit again.
+    if (body.destroyed) {
+      reject(new Error('body destroyed before it was read'));
+      return;
+    }
+    const chunks: Uint8Array[] = [];
+    let kept = 0;
+    const settle = (outcome: () => void): void => {
+      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      outcome();
+    };
+    const onData = (chunk: Uint8Array): void => {
+      if (kept + chunk.byteLength <= maxBytes) {
+        chunks.push(chunk);
+        kept += chunk.byteLength;
+        return;
+      }
+      chunks.push(chunk.subarray(0, maxBytes - kept));
+      settle(() => resolve({ chunks, kept: maxBytes, overflowed: true }));
+      body.destroy();
+    };
+    const onEnd = (): void => settle(() => resolve({ chunks, kept, overflowed: false }));
+    const onError = (error: unknown): void => settle(() => reject(error as Error));
+    const onClose = (): void => settle(() => reject(new Error('body closed before its end')));
+    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
+
+async function collectIterable(
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<Collected> {
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  for await (const chunk of body) {
+    if (kept + chunk.byteLength > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - kept));
+      return { chunks, kept: maxBytes, overflowed: true };
+    }
+    chunks.push(chunk);
+    kept += chunk.byteLength;
+  }
+  return { chunks, kept, overflowed: false };
 }
 
 const TEXT_TYPES = new Set([

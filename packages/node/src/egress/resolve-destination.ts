@@ -5,6 +5,7 @@ import { normalizeHost, ToolExecutionError, ToolPolicyError, type ToolId } from 
 
 import { isBlockedHostname } from './is-blocked-hostname.js';
 import { isAllowedAddress, type AddressRange } from './is-global-unicast.js';
+import type { AbortSource } from './call-signal.js';
 import { raceAbort } from './race-abort.js';
 
 /** One DNS answer. */
@@ -32,7 +33,7 @@ export interface ResolveDestinationOptions {
   readonly toolId: ToolId;
   readonly lookup?: EgressLookup | undefined;
   readonly allowRanges: readonly AddressRange[];
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: AbortSource | undefined;
 }
 
 /**
