@@ -24,14 +24,25 @@ const agent = new Agent({
   }),
 });
 
-const prompt = createInterface({ input: process.stdin, output: process.stdout });
+// Lines are read through one iterator, so answers piped in before the question are kept; a
+// closed stdin answers no.
+const prompt = createInterface({ input: process.stdin });
+const answers = prompt[Symbol.asyncIterator]();
+async function allow(question: string): Promise<boolean> {
+  process.stdout.write(question);
+  const answer = await answers.next();
+  return answer.done !== true && answer.value.trim().toLowerCase() === 'y';
+}
+
 try {
   let result = await run(agent, 'Add "ship the adapters" to TODO.md.', { maxTurns: 16 });
   while (result.interruptions.length > 0) {
     for (const item of result.interruptions) {
-      const answer = await prompt.question(`Allow ${item.name}(${item.arguments ?? ''})? [y/N] `);
-      if (answer.trim().toLowerCase() === 'y') result.state.approve(item);
-      else result.state.reject(item);
+      if (await allow(`Allow ${item.name}(${item.arguments ?? ''})? [y/N] `)) {
+        result.state.approve(item);
+      } else {
+        result.state.reject(item);
+      }
     }
     result = await run(agent, result.state, { maxTurns: 16 });
   }
