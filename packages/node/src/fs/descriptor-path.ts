@@ -1,5 +1,4 @@
-import { statSync } from 'node:fs';
-import { readlink } from 'node:fs/promises';
+import { readlinkSync, statSync } from 'node:fs';
 
 const PROC_FD = '/proc/self/fd';
 
@@ -29,10 +28,14 @@ export function ownPath(directory: DirectoryRef): string {
   return hasDescriptorPaths ? `${PROC_FD}/${directory.fd}` : directory.path;
 }
 
-/** The path the kernel reports for an open descriptor; `undefined` once it was deleted. */
-export async function descriptorPath(fd: number, fallback: string): Promise<string | undefined> {
+/**
+ * The path the kernel reports for an open descriptor; `undefined` once it was deleted. Synchronous
+ * on purpose: procfs answers from memory, never from storage, and a thread-pool hop here would
+ * cost more than the call.
+ */
+export function descriptorPath(fd: number, fallback: string): string | undefined {
   if (!hasDescriptorPaths) return fallback;
-  const reported = await readlink(`${PROC_FD}/${fd}`);
+  const reported = readlinkSync(`${PROC_FD}/${fd}`);
   return reported.endsWith(' (deleted)') || !reported.startsWith('/') ? undefined : reported;
 }
 

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, fstatSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -25,9 +25,11 @@ export interface OpenedEntry extends DirectoryRef {
   readonly stats: Stats;
 }
 
-/** The verified directory a write happens in, and the name it writes; the caller closes it. */
+/** The verified directory a write happens in, and the name it writes; the caller releases it. */
 export interface WriteTarget {
-  readonly directory: OpenedEntry;
+  readonly directory: DirectoryRef;
+  /** Closes the directory descriptor (a root's own descriptor stays open for the host). */
+  release(): Promise<void>;
   readonly name: string;
   /** The real path written: the verified directory's path plus `name`. */
   readonly path: string;
@@ -94,7 +96,7 @@ export async function createJail(options: JailOptions): Promise<Jail> {
     entry: { handle: FileHandle; path: string },
     mode: 'read' | 'write',
   ): Promise<OpenedEntry> => {
-    const real = await descriptorPath(entry.handle.fd, entry.path);
+    const real = descriptorPath(entry.handle.fd, entry.path);
     if (real === undefined) throw fsFailure(toolId, 'not_found', mode === 'write');
     if (
       !roots.some(
@@ -108,7 +110,8 @@ export async function createJail(options: JailOptions): Promise<Jail> {
       handle: entry.handle,
       fd: entry.handle.fd,
       path: real,
-      stats: await entry.handle.stat(),
+      // fstat of an open descriptor reads the in-memory inode: no thread-pool hop.
+      stats: fstatSync(entry.handle.fd),
     };
   };
 
@@ -176,13 +179,16 @@ export async function createJail(options: JailOptions): Promise<Jail> {
       const name = segments.pop();
       if (name === undefined) throw fsFailure(toolId, 'is_directory', true);
       const walked = await walkForWrite(toolId, base, segments, createDirs, verify);
+      // A write straight into a root reuses the root's descriptor, which outlives the call.
+      const release =
+        walked.handle === base.handle ? async () => undefined : () => walked.handle.close();
       try {
         const directory = await verify(toolId, walked, 'write');
         const written = path.join(directory.path, name);
         if (isOnWriteFloor(written, floor)) throw new ToolPolicyError(toolId, 'protected_path');
-        return { directory, name, path: written };
+        return { directory, name, path: written, release };
       } catch (error) {
-        await walked.handle.close();
+        await release();
         throw error;
       }
     },
@@ -273,8 +279,7 @@ async function walkForWrite(
     mode: 'write',
   ) => Promise<OpenedEntry>,
 ): Promise<{ handle: FileHandle; path: string }> {
-  if (segments.length === 0)
-    return { handle: await open(base.path, DIRECTORY_FLAGS), path: base.path };
+  if (segments.length === 0) return { handle: base.handle, path: base.path };
   let current: DirectoryRef = base;
   let owned: FileHandle | undefined;
   try {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, open, rename, unlink } from 'node:fs/promises';
+import { constants, fstatSync, lstatSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { ToolPolicyError } from '@toolhost/core';
 import type { AbortSignalLike, FileWrite, FsWriteRequest } from '@toolhost/core';
 import { childPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';
-import { errnoCode, fsFailure, throwIfAborted, toFsError } from './fs-error.js';
+import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';
 import type { Jail } from './jail.js';
 
 const TOOL_ID = 'write_file';
@@ -38,7 +38,7 @@ export function createWriteFile(jail: Jail) {
         else await replace(target.directory, target.name, data, signal);
         return { path: jail.displayName(target.path), bytesWritten: data.byteLength };
       } finally {
-        await target.directory.handle.close();
+        await target.release();
       }
     } catch (error) {
       throw toFsError(TOOL_ID, error, true);
@@ -52,26 +52,35 @@ async function replace(
   data: Buffer,
   signal: AbortSignalLike | undefined,
 ): Promise<void> {
-  const existingMode = await checkExisting(directory, name);
-  const temporary = `.${randomBytes(6).toString('hex')}.toolhost-tmp`;
+  const existingMode = checkExisting(directory, name);
+  const temporary = childPath(directory, `.${randomBytes(6).toString('hex')}.toolhost-tmp`);
   const handle = await open(
-    childPath(directory, temporary),
+    temporary,
     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
     existingMode ?? DEFAULT_MODE,
   );
-  let renamed = false;
   try {
     await writeAll(handle, data);
-    // The umask narrowed the creation mode; an existing file keeps the mode it had.
-    if (existingMode !== undefined) await handle.chmod(existingMode);
+    // The umask may have narrowed the creation mode; an existing file keeps the mode it had.
+    if (existingMode !== undefined && (fstatSync(handle.fd).mode & 0o7777) !== existingMode)
+      await handle.chmod(existingMode);
     throwIfAborted(TOOL_ID, signal);
-    // rename never follows `name`: a symlink swapped in since the check is replaced, not written through.
-    await rename(childPath(directory, temporary), childPath(directory, name));
-    renamed = true;
-  } finally {
+  } catch (error) {
     await handle.close();
-    if (!renamed) await unlink(childPath(directory, temporary)).catch(() => undefined);
+    await unlink(temporary).catch(() => undefined);
+    throw error;
   }
+  // The bytes are written, so close and rename run together. rename never follows `name`: a
+  // symlink swapped in since the check is replaced, not written through.
+  const [closed, renamed] = await Promise.allSettled([
+    handle.close(),
+    rename(temporary, childPath(directory, name)),
+  ]);
+  if (renamed.status === 'rejected') {
+    await unlink(temporary).catch(() => undefined);
+    throw renamed.reason;
+  }
+  if (closed.status === 'rejected') throw closed.reason;
 }
 
 async function append(directory: DirectoryRef, name: string, data: Buffer): Promise<void> {
@@ -82,7 +91,7 @@ async function append(directory: DirectoryRef, name: string, data: Buffer): Prom
     DEFAULT_MODE,
   );
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(handle.fd);
     if (!stats.isFile()) throw fsFailure(TOOL_ID, 'unsupported_file_type', true);
     // Another name for this file may live outside the root.
     if (stats.nlink > 1) throw new ToolPolicyError(TOOL_ID, 'hard_link_refused');
@@ -93,14 +102,10 @@ async function append(directory: DirectoryRef, name: string, data: Buffer): Prom
 }
 
 // The mode to keep, or undefined for a new file; refuses what a write may never replace.
-async function checkExisting(directory: DirectoryRef, name: string): Promise<number | undefined> {
-  let stats;
-  try {
-    stats = await lstat(childPath(directory, name));
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return undefined;
-    throw error;
-  }
+// Synchronous: one name looked up in an already-open directory, cheaper than a thread-pool hop.
+function checkExisting(directory: DirectoryRef, name: string): number | undefined {
+  const stats = lstatSync(childPath(directory, name), { throwIfNoEntry: false });
+  if (stats === undefined) return undefined;
   if (stats.isSymbolicLink()) throw new ToolPolicyError(TOOL_ID, 'symlink_refused');
   if (stats.isDirectory()) throw fsFailure(TOOL_ID, 'is_directory', true);
   if (!stats.isFile()) throw fsFailure(TOOL_ID, 'unsupported_file_type', true);
