@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { isAllowedAddress, isGlobalUnicast, parseAddressRanges } from './is-global-unicast.js';
@@ -80,5 +81,65 @@ describe('isAllowedAddress', () => {
 
   it('rejects a malformed range at construction', () => {
     expect(() => parseAddressRanges(['127.0.0.1'])).toThrow(TypeError);
+  });
+});
+
+// An independent reading of spec §2.6 (plus the two anycast blocks ipaddr.js also refuses),
+// checked against random addresses: ipaddr.js may neither miss a spec range nor refuse more.
+const SPEC_BLOCKED_V4: ReadonlyArray<readonly [number, number]> = [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.31.196.0', 24],
+  ['192.52.193.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['192.175.48.0', 24],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+].map(([base, bits]) => [toNumber(base as string), bits as number] as const);
+
+function toNumber(address: string): number {
+  return address.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
+}
+
+function toDotted(value: number): string {
+  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
+}
+
+function inSpecBlock(value: number): boolean {
+  return SPEC_BLOCKED_V4.some(([base, bits]) => {
+    const size = 2 ** (32 - bits);
+    return value >= base && value < base + size;
+  });
+}
+
+describe('isGlobalUnicast against the spec ranges (property)', () => {
+  it('agrees with the spec on random IPv4 addresses', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (value) => {
+        expect(isGlobalUnicast(toDotted(value))).toBe(!inSpecBlock(value));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('agrees with the spec inside and at the edges of every blocked range', () => {
+    for (const [base, bits] of SPEC_BLOCKED_V4) {
+      const last = base + 2 ** (32 - bits) - 1;
+      expect(isGlobalUnicast(toDotted(base))).toBe(false);
+      expect(isGlobalUnicast(toDotted(last))).toBe(false);
+      if (!inSpecBlock(last + 1) && last + 1 < 2 ** 32) {
+        expect(isGlobalUnicast(toDotted(last + 1))).toBe(true);
+      }
+    }
   });
 });
