@@ -43,42 +43,54 @@ export async function captureOutput(
   let spill: ProcessSpillTarget | undefined;
   let spillBroken = false;
 
-  const writeSpill = async (chunk: Buffer): Promise<void> => {
+  // Writes to the spill; pauses the source until the spill drains (the child then blocks on its
+  // pipe instead of the host buffering).
+  const writeSpill = (chunk: Buffer): void => {
     if (spill === undefined || spillBroken) return;
-    try {
-      if (!spill.writable.write(chunk)) await once(spill.writable, 'drain');
-    } catch {
-      // A full disk must not fail the call: the result still says how much was cut.
-      spillBroken = true;
+    if (!spill.writable.write(chunk)) {
+      readable.pause();
+      spill.writable.once('drain', () => readable.resume());
     }
   };
 
-  try {
-    for await (const data of readable) {
-      const chunk = data as Buffer;
+  const overflow = async (): Promise<void> => {
+    readable.pause();
+    const all = Buffer.concat(held);
+    held = [];
+    head = all.subarray(0, headLimit);
+    tail = [all.subarray(all.length - tailLimit)];
+    tailBytes = tailLimit;
+    spill = await openSpill?.(stream).catch(() => undefined);
+    // A full disk must not fail the call: the result still says how much was cut.
+    spill?.writable.once('error', () => {
+      spillBroken = true;
+      readable.resume();
+    });
+    writeSpill(all);
+    if (spill === undefined || spill.writable.writableNeedDrain !== true) readable.resume();
+  };
+
+  await new Promise<void>((resolve) => {
+    let overflowing: Promise<void> | undefined;
+    readable.on('data', (chunk: Buffer) => {
       total += chunk.length;
       if (head === undefined) {
         held.push(chunk);
-        if (total <= limitBytes) continue;
-        const all = Buffer.concat(held);
-        held = [];
-        head = all.subarray(0, headLimit);
-        tail = [all.subarray(all.length - tailLimit)];
-        tailBytes = tailLimit;
-        spill = await openSpill?.(stream).catch(() => undefined);
-        await writeSpill(all);
-        continue;
+        if (total > limitBytes && overflowing === undefined) overflowing = overflow();
+        return;
       }
       tail.push(chunk);
       tailBytes += chunk.length;
       while (tail.length > 1 && tailBytes - (tail[0]?.length ?? 0) >= tailLimit) {
         tailBytes -= tail.shift()?.length ?? 0;
       }
-      await writeSpill(chunk);
-    }
-  } catch {
-    // The host closed a pipe a descendant it could not kill still held: keep what arrived.
-  }
+      writeSpill(chunk);
+    });
+    // 'close' also covers a pipe the host destroyed because a descendant it could not kill
+    // still held it: keep what arrived.
+    readable.once('close', () => void (overflowing ?? Promise.resolve()).then(resolve));
+    readable.once('error', () => undefined);
+  });
 
   if (head === undefined) return { text: Buffer.concat(held).toString('utf8') };
   const tailBuffer = Buffer.concat(tail);

@@ -37,10 +37,18 @@ export async function resolveExecutable(input: {
     }
     return real;
   }
+  // Like a shell's hash table: a bare name found once is re-verified, not searched again.
+  const cacheKey = `${searchPath}\0${command}`;
+  const cached = lookups.get(cacheKey);
+  if (cached !== undefined && (await isExecutableFile(cached))) return cached;
   for (const directory of searchPath.split(path.delimiter)) {
     if (!path.isAbsolute(directory)) continue;
     const candidate = path.join(directory, command);
-    if (await isExecutableFile(candidate)) return candidate;
+    if (await isExecutableFile(candidate)) {
+      if (lookups.size >= 256) lookups.clear();
+      lookups.set(cacheKey, candidate);
+      return candidate;
+    }
   }
   throw new ToolPolicyError(toolId, 'command_not_found');
 }
@@ -48,11 +56,12 @@ export async function resolveExecutable(input: {
 /** True for an existing regular file this process may execute. */
 export async function isExecutableFile(file: string): Promise<boolean> {
   try {
-    const info = await stat(file);
-    if (!info.isFile()) return false;
+    // access first: a missing file costs one call; stat only for the one that exists.
     await access(file, constants.X_OK);
-    return true;
+    return (await stat(file)).isFile();
   } catch {
     return false;
   }
 }
+
+const lookups = new Map<string, string>();
