@@ -58,9 +58,15 @@ async function readOpened(
   const { handle, stats } = opened;
   const lastModified = stats.mtime.toISOString();
   const paged = request.offset !== undefined || request.limit !== undefined;
-  const head = await readRange(handle, 0, Math.min(stats.size, BINARY_SNIFF_BYTES));
-  const binary = head.includes(0);
-  // A paged text read streams, so a spill larger than the cap can still be read a page at a time.
+  // A whole read within the cap reads the file in one go and sniffs its head; anything else
+  // sniffs first, so a paged text read can stream a spill larger than the cap a page at a time.
+  const whole = !paged && stats.size <= MAX_READ_BYTES;
+  const head = await readRange(
+    handle,
+    0,
+    whole ? stats.size : Math.min(stats.size, BINARY_SNIFF_BYTES),
+  );
+  const binary = head.subarray(0, BINARY_SNIFF_BYTES).includes(0);
   if (binary && media === undefined) throw fsFailure(TOOL_ID, 'binary', false);
   if (paged && !binary) {
     const content = await readLines(handle, request.offset ?? 0, request.limit);
@@ -73,7 +79,7 @@ async function readOpened(
   }
   if (stats.size > MAX_READ_BYTES) throw fsFailure(TOOL_ID, 'too_large', false);
   const bytes =
-    stats.size <= head.length
+    whole || stats.size <= head.length
       ? head
       : Buffer.concat([head, await readRange(handle, head.length, stats.size - head.length)]);
   if (binary && media !== undefined) {

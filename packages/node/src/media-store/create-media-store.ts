@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolExecutionError } from '@toolhost/core';
 import type { AbortSignalLike, DurableMediaPart, MediaInfo, MediaStore } from '@toolhost/core';
@@ -54,7 +54,9 @@ export async function createMediaStore(stateDir: string): Promise<NodeMediaStore
       const previous = pending.get(hex) ?? Promise.resolve();
       const next = previous.then(async () => {
         const existing = await readMeta(hex);
-        if (existing === undefined) await writeAtomically(directory, file(hex, 'bin'), bytes);
+        // Metadata without bytes (a crash between the two renames) gets its bytes back.
+        if (existing === undefined || !(await exists(file(hex, 'bin'))))
+          await writeAtomically(directory, file(hex, 'bin'), bytes);
         const meta: StoredMeta = {
           mimeType: existing?.mimeType ?? options.mimeType,
           sizeBytes: bytes.byteLength,
@@ -122,6 +124,13 @@ export async function createMediaStore(stateDir: string): Promise<NodeMediaStore
       }
     },
   };
+}
+
+async function exists(target: string): Promise<boolean> {
+  return access(target).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function writeAtomically(
