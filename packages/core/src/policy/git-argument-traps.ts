@@ -28,11 +28,10 @@ export function findGitTrap(args: readonly string[]): string | undefined {
   if (subcommand === 'bisect' && operands[0] === 'run') return 'git:bisect-run';
   if (subcommand === 'submodule' && operands.includes('foreach')) return 'git:submodule-foreach';
   if (subcommand === 'config' && !isConfigRead(rest)) return 'git:config-write';
-  if (
-    NETWORK_SUBCOMMANDS.has(subcommand) &&
-    scan.operands.some((operand) => isRemoteHelperUrl(operand.value))
-  ) {
+  if (NETWORK_SUBCOMMANDS.has(subcommand) && hasRemoteHelperUrl(rest))
     return 'git:remote-helper-url';
+  if (subcommand === 'help' && rest.some((arg) => /^(-[a-z]*[wi]|--web|--info)/.test(arg))) {
+    return 'git:help-viewer';
   }
   return undefined;
 }
@@ -49,9 +48,15 @@ function grammarFor(subcommand: string): OptionGrammar {
   };
 }
 
-// `<transport>::<address>` runs `git-remote-<transport>`; `ext::` runs any command.
-function isRemoteHelperUrl(value: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*::/.test(value);
+// `<transport>::<address>` runs `git-remote-<transport>`; `ext::` runs any command. Checked in
+// operands and in option values (`--remote=ext::…`), up to the end of options.
+function hasRemoteHelperUrl(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === '--' || arg === '--end-of-options') return false;
+    const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(value)) return true;
+  }
+  return false;
 }
 
 function isConfigRead(args: readonly string[]): boolean {

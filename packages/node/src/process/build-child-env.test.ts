@@ -17,6 +17,12 @@ describe('buildChildEnv', () => {
     });
   });
 
+  it('drops empty and relative PATH entries', () => {
+    const env = buildChildEnv({ PATH: '.:/usr/bin::bin:/bin' }, {});
+
+    expect(env['PATH']).toBe('/usr/bin:/bin');
+  });
+
   it('merges declared variables on top', () => {
     const env = buildChildEnv({ PATH: '/usr/bin' }, { NODE_ENV: 'test', CI: '1' });
 

@@ -32,7 +32,7 @@ export function buildChildEnv(
   const env: Record<string, string> = {};
   for (const name of BASE_ENV_NAMES) {
     const value = hostEnv[name];
-    if (value !== undefined) env[name] = value;
+    if (value !== undefined) env[name] = name === 'PATH' ? absoluteEntries(value) : value;
   }
   Object.assign(env, FIXED_ENV);
   for (const [name, value] of Object.entries(declaredEnv)) {
@@ -42,6 +42,14 @@ export function buildChildEnv(
     env[name] = value;
   }
   return env;
+}
+
+// An empty or relative PATH entry searches the child's cwd, which the model may have written.
+function absoluteEntries(searchPath: string): string {
+  return searchPath
+    .split(':')
+    .filter((entry) => entry.startsWith('/'))
+    .join(':');
 }
 
 /** True for a name a caller may never set: loaders, interpreters' hooks, pagers, git, shells. */
