@@ -1,14 +1,8 @@
 import { generateText, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import {
-  createToolRegistry,
-  ToolArgsInvalidError,
-  ToolCancelledError,
-  ToolDeniedByUserError,
-  type LoopRegistry,
-  type LoopToolCall,
-} from '@toolhost/core';
+import { ToolArgsInvalidError, ToolCancelledError, ToolDeniedByUserError } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
+import { createRecordingRegistry } from '../../core/src/loop/test-support/recording-registry.js';
 import {
   echoTool,
   failTool,
@@ -58,22 +52,8 @@ function toolOutputs(prompt: Prompt | undefined): unknown[] {
   );
 }
 
-// The real registry over small plugin tools; `calls` records what reached it.
-function registryOf(): LoopRegistry & { readonly calls: LoopToolCall[] } {
-  const registry = createToolRegistry({
-    tools: [echoTool, saveTool, failTool, imageTool, slowTool, bigTool],
-    host: {},
-  });
-  const calls: LoopToolCall[] = [];
-  return {
-    calls,
-    get: (id) => registry.get(id),
-    list: () => registry.list(),
-    dispatch: (call, ctx) => {
-      calls.push(call);
-      return registry.dispatch(call, ctx);
-    },
-  };
+function registryOf() {
+  return createRecordingRegistry([echoTool, saveTool, failTool, imageTool, slowTool, bigTool]);
 }
 
 async function run(tools: ToolSet, steps: GenerateResult[], abortSignal?: AbortSignal) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { resolveAdapterOptions } from './resolve-adapter-options.js';
 import { echoTool, saveTool } from './test-support/sample-tools.js';
-import { createStubRegistry } from './test-support/stub-registry.js';
+import { createRecordingRegistry } from './test-support/recording-registry.js';
 
-const registry = createStubRegistry([saveTool, echoTool]);
+const registry = createRecordingRegistry([saveTool, echoTool]);
 
 describe('resolveAdapterOptions', () => {
   it('grants every registered tool by default, sorted by id', () => {

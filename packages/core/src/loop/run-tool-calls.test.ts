@@ -11,7 +11,7 @@ import { isUntrusted, unwrapUntrusted } from '../untrusted.js';
 import { createCorrectionBudget } from './correction-budget.js';
 import type { ToolResultPart } from './loop-messages.js';
 import { runToolCalls } from './run-tool-calls.js';
-import { createStubRegistry } from './test-support/stub-registry.js';
+import { createRecordingRegistry } from './test-support/recording-registry.js';
 import {
   echoTool,
   failTool,
@@ -21,7 +21,7 @@ import {
   slowTool,
 } from './test-support/sample-tools.js';
 
-const registry = createStubRegistry([echoTool, saveTool, failTool, imageTool, slowTool]);
+const registry = createRecordingRegistry([echoTool, saveTool, failTool, imageTool, slowTool]);
 
 function context(overrides: Partial<ToolDispatchContext> = {}): ToolDispatchContext {
   return {
@@ -138,7 +138,7 @@ describe('runToolCalls', () => {
   });
 
   it('ends the turn on a fatal failure and dispatches nothing after it', async () => {
-    const stub = createStubRegistry([echoTool, failTool]);
+    const stub = createRecordingRegistry([echoTool, failTool]);
     const calls = [
       { id: 'c1', name: 'fail', args: { reason: 'fatal' } },
       { id: 'c2', name: 'echo', args: { text: 'after' } },
@@ -153,7 +153,7 @@ describe('runToolCalls', () => {
 
     await expect(attempt).rejects.toMatchObject({
       code: 'tool_failed',
-      message: 'tool fail failed: host_error',
+      message: 'tool fail failed: exit_signal',
     });
     expect(stub.calls.map((call) => call.id)).toEqual(['c1']);
   });
@@ -186,7 +186,7 @@ describe('runToolCalls', () => {
   });
 
   it('dispatches nothing once the signal has fired', async () => {
-    const stub = createStubRegistry([echoTool]);
+    const stub = createRecordingRegistry([echoTool]);
     const controller = new AbortController();
     controller.abort();
 
@@ -281,5 +281,18 @@ describe('runToolCalls with a context per call', () => {
     );
 
     expect(contents(round.toolMessage.content)).toEqual(['> a', { saved: 1 }]);
+  });
+});
+
+describe('runToolCalls on a crashing tool', () => {
+  it('feeds back the fixed reason, never the thrown message', async () => {
+    const round = await runToolCalls([{ id: 'c1', name: 'fail', args: { reason: 'crash' } }], {
+      registry,
+      ctx: context(),
+      budget: createCorrectionBudget(),
+      recoverToolFailures: true,
+    });
+
+    expect(contents(round.toolMessage.content)).toEqual(['tool fail failed: host_error']);
   });
 });

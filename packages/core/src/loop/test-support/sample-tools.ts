@@ -24,11 +24,14 @@ export const saveTool = defineTool({
   dispatch: async ({ note }) => ({ saved: note.length }),
 });
 
-/** Fails the way `reason` says: a correctable MCP-style error, a recoverable scope denial, a crash. */
+/**
+ * Fails the way `reason` says: a correctable MCP-style error, a recoverable scope denial, a
+ * fatal side-effect failure, or a raw crash (which the registry wraps).
+ */
 export const failTool = defineTool({
   id: 'fail',
   description: 'Fail on purpose',
-  args: z.strictObject({ reason: z.enum(['correctable', 'recoverable', 'fatal']) }),
+  args: z.strictObject({ reason: z.enum(['correctable', 'recoverable', 'fatal', 'crash']) }),
   policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
   dispatch: async ({ reason }): Promise<string> => {
     if (reason === 'correctable') {
@@ -38,6 +41,7 @@ export const failTool = defineTool({
       });
     }
     if (reason === 'recoverable') throw new ToolPolicyError('fail', 'scope_escape');
+    if (reason === 'fatal') throw new ToolExecutionError('fail', 'exit_signal');
     throw new Error('disk on fire at /secret/path');
   },
 });
