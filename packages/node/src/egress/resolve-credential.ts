@@ -28,8 +28,10 @@ export async function resolveCredential(
   if (secret === undefined || secret === '') {
     throw new ToolExecutionError(toolId, 'credential_unavailable');
   }
-  // A secret with CR/LF would split the request it rides on.
-  if (/[\r\n\0]/.test(secret)) throw new ToolExecutionError(toolId, 'credential_invalid');
+  // A secret with CR/LF would split the request it rides on; other controls cannot be sent.
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(secret)) {
+    throw new ToolExecutionError(toolId, 'credential_invalid');
+  }
   return secret;
 }
 

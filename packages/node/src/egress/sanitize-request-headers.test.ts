@@ -3,6 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { sanitizeRequestHeaders } from './sanitize-request-headers.js';
 
 describe('sanitizeRequestHeaders', () => {
+  it('keeps tabs and Latin-1 text in a value', () => {
+    const headers = sanitizeRequestHeaders('http_request', { 'x-a': 'caf\u00e9\tok' });
+
+    expect(headers).toEqual({ 'x-a': 'caf\u00e9\tok' });
+  });
+
   it('lowercases names and keeps ordinary headers', () => {
     const headers = sanitizeRequestHeaders('http_request', { Accept: 'application/json' });
 
@@ -35,6 +41,8 @@ describe('sanitizeRequestHeaders', () => {
     ['CR LF in a value', { 'x-a': 'v\r\nx-injected: 1' }],
     ['a bare LF in a value', { 'x-a': 'v\nx' }],
     ['NUL in a value', { 'x-a': 'v\0' }],
+    ['another control character in a value', { 'x-a': 'v\u0008' }],
+    ['a character past Latin-1 in a value', { 'x-a': 'v\u2028' }],
     ['CR LF in a name', { 'x-a\r\nx-b': 'v' }],
     ['a space in a name', { 'x a': 'v' }],
     ['a colon in a name', { 'x:a': 'v' }],

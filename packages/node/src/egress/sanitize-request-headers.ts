@@ -32,11 +32,13 @@ const DROPPED_PREFIXES = ['proxy-', 'x-forwarded-'];
 
 // RFC 9110 `token`: anything else in a name could split or smuggle a request.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const FORBIDDEN_IN_VALUE = /[\r\n\0]/;
+// CR, LF and NUL split or truncate a request; other controls and characters past Latin-1 have no
+// defined wire form (undici would mangle or reject them later, as a confusing network error).
+const FORBIDDEN_IN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 /**
- * Lowercases names, refuses a name or value that could split a request (CR, LF, NUL, a
- * non-token name) and silently drops hop-by-hop and spoofing headers.
+ * Lowercases names, refuses a name or value that could split a request (CR, LF, NUL, any other
+ * control, a non-token name) and silently drops hop-by-hop and spoofing headers.
  */
 export function sanitizeRequestHeaders(
   toolId: ToolId,
