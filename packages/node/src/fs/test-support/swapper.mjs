@@ -1,6 +1,14 @@
 // Race fixture: swaps a path between a real entry and a symlink out of the root until killed.
 // argv: mode ('final' | 'parent'), root, outside. Prints "ready", then the swap count on SIGTERM.
-import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 
 const [mode, root, outside] = process.argv.slice(2);
 let swaps = 0;
@@ -24,24 +32,21 @@ function swapFinal() {
   hold();
 }
 
-// A host write with createDirs may create a real `d` while it is briefly absent: remove that
-// stray directory (it is inside the root) and carry on swapping.
+// A host write with createDirs may create a real `d` while it is briefly absent, which breaks a
+// swap step: `repair` removes that stray directory (it is inside the root) and restores `d`.
+function repair() {
+  if (!existsSync(`${root}/.d-real`)) return;
+  rmSync(`${root}/d`, { recursive: true, force: true });
+  renameSync(`${root}/.d-real`, `${root}/d`);
+}
+
 function swapParent() {
+  repair();
   renameSync(`${root}/d`, `${root}/.d-real`);
-  try {
-    symlinkSync(outside, `${root}/d`);
-  } catch {
-    rmSync(`${root}/d`, { recursive: true, force: true });
-    symlinkSync(outside, `${root}/d`);
-  }
+  symlinkSync(outside, `${root}/d`);
   hold();
   unlinkSync(`${root}/d`);
-  try {
-    renameSync(`${root}/.d-real`, `${root}/d`);
-  } catch {
-    rmSync(`${root}/d`, { recursive: true, force: true });
-    renameSync(`${root}/.d-real`, `${root}/d`);
-  }
+  renameSync(`${root}/.d-real`, `${root}/d`);
   hold();
 }
 
