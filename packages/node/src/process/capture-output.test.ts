@@ -45,6 +45,26 @@ describe('captureOutput', () => {
     expect(await readFile(ref)).toEqual(Buffer.concat(chunks));
   });
 
+  it('loses nothing that arrives while the spill is still opening', async () => {
+    const chunks = Array.from({ length: 500 }, (_, index) =>
+      Buffer.from(`${index}`.padEnd(64, '.')),
+    );
+    const open = createSpillOpener(directory);
+    const slowOpen: typeof open = async (stream) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return open(stream);
+    };
+
+    const captured = await captureOutput(Readable.from(chunks), {
+      limitBytes: 1024,
+      stream: 'stdout',
+      openSpill: slowOpen,
+    });
+
+    const ref = (captured.truncated as { ref: string }).ref;
+    expect(await readFile(ref)).toEqual(Buffer.concat(chunks));
+  });
+
   it('says the output is unavailable when there is no spill', async () => {
     const captured = await captureOutput(Readable.from([Buffer.alloc(5000, 0x61)]), {
       limitBytes: 1024,

@@ -45,7 +45,10 @@ export async function captureOutput(
 
   // Writes to the spill; pauses the source until the spill drains (the child then blocks on its
   // pipe instead of the host buffering).
+  let opening: Buffer[] | undefined;
   const writeSpill = (chunk: Buffer): void => {
+    // A chunk that slips in while the spill is still opening is queued, never lost.
+    if (opening !== undefined) return void opening.push(chunk);
     if (spill === undefined || spillBroken) return;
     if (!spill.writable.write(chunk)) {
       readable.pause();
@@ -60,13 +63,17 @@ export async function captureOutput(
     head = all.subarray(0, headLimit);
     tail = [all.subarray(all.length - tailLimit)];
     tailBytes = tailLimit;
+    opening = [];
     spill = await openSpill?.(stream).catch(() => undefined);
+    const queued = opening;
+    opening = undefined;
     // A full disk must not fail the call: the result still says how much was cut.
     spill?.writable.once('error', () => {
       spillBroken = true;
       readable.resume();
     });
     writeSpill(all);
+    for (const chunk of queued) writeSpill(chunk);
     if (spill === undefined || spill.writable.writableNeedDrain !== true) readable.resume();
   };
 
