@@ -149,6 +149,12 @@ describe('findArgumentTrap near-misses', () => {
     ['a pathspec after --', ['git', 'log', '--', '--output=/tmp/x']],
     ['after --end-of-options', ['git', 'log', '--end-of-options', '--output=x']],
     ['git --no-ext-diff', ['git', 'diff', '--no-ext-diff']],
+    ['git diff --text (not --textconv)', ['git', 'diff', '--text']],
+    [
+      'tar --checkpoint (not --checkpoint-action)',
+      ['tar', '-cf', 'a.tar', '--checkpoint=100', 'src'],
+    ],
+    ['npm --global (not --globalconfig)', ['npm', 'ls', '--global']],
     ['git --no-textconv', ['git', 'log', '--no-textconv']],
     ['git --output-indicator-new', ['git', 'diff', '--output-indicator-new=>']],
     ['git --no-pager global', ['git', '--no-pager', 'log', '--oneline']],

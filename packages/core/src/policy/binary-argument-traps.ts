@@ -250,6 +250,7 @@ const TAR_GRAMMAR: OptionGrammar = {
     'transform',
     'xform',
   ]),
+  safeLong: new Set(['checkpoint']),
 };
 
 // npm's nopt expands abbreviations and accepts `-long` as a long option.
@@ -275,6 +276,7 @@ function findNpmTrap(args: readonly string[]): string | undefined {
     },
     shortTraps: { C: 'npm:-C', c: 'npm:-c' },
     longValues: new Set(['workspace', 'tag', 'registry', 'loglevel', 'w']),
+    safeLong: new Set(['global']),
   });
   if (scan.trap !== undefined) return scan.trap;
   const operands = scan.operands.filter((operand) => !operand.afterEnd).map((o) => o.value);

@@ -45,6 +45,7 @@ function grammarFor(subcommand: string): OptionGrammar {
     shortTraps: SHORT_TRAPS[subcommand] ?? {},
     shortValues: SHORT_VALUES[subcommand] ?? new Set(),
     longValues: LONG_VALUES,
+    safeLong: SAFE_LONG,
   };
 }
 
@@ -187,6 +188,9 @@ const SHORT_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
   branch: new Set(['u']),
   tag: new Set(['m', 'F', 'u']),
 };
+
+// Exact options that are prefixes of a trap: an exact match wins in parse-options.
+const SAFE_LONG: ReadonlySet<string> = new Set(['text']);
 
 // Long options whose value may be the next argument; only these are skipped as values.
 const LONG_VALUES: ReadonlySet<string> = new Set([

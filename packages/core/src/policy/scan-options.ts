@@ -9,6 +9,8 @@ export interface OptionGrammar {
   readonly shortTraps?: Readonly<Record<string, string>>;
   /** Long options whose value may be the next argument. */
   readonly longValues?: ReadonlySet<string>;
+  /** Real, harmless options that are also prefixes of a trap (`--text` of `--textconv`). */
+  readonly safeLong?: ReadonlySet<string>;
   /** Short letters that take a value: the rest of the cluster, or else the next argument. */
   readonly shortValues?: ReadonlySet<string>;
   /** getopt_long / parse-options: an unambiguous prefix (`--outp`) selects the option. */
@@ -80,7 +82,9 @@ export function matchLong(name: string, grammar: OptionGrammar): string | undefi
   }
   if (grammar.abbreviations !== true || name === '') return undefined;
   // An exact safe option wins over a prefix of a trap (`--to-stdout` is not `--to-command`).
-  if (grammar.longValues?.has(name) === true) return undefined;
+  if (grammar.longValues?.has(name) === true || grammar.safeLong?.has(name) === true) {
+    return undefined;
+  }
   for (const [trapName, trap] of Object.entries(traps)) {
     if (trapName.startsWith(name)) return trap;
   }
