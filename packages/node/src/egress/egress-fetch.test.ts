@@ -264,6 +264,31 @@ describe('egressFetch hop by hop (server on 127.0.0.1 behind the dial seam)', ()
       expect(bodies).toEqual(['PUT payload', 'PUT payload']);
     });
 
+    it('does not re-arm the credential when a chain returns to the first origin', async () => {
+      serveRedirects(['https://hop.example.com/', 'https://api.example.com/delete-everything']);
+      const arm = createEgressArm({
+        lookup: mapLookup({ 'api.example.com': [PUBLIC], 'hop.example.com': ['93.184.215.15'] }),
+        ca: certificate.ca,
+        dialTcp: server.dialToHere(dials),
+        resolveCredential: () => 'sk-bounce-secret',
+      });
+      arms.push(arm);
+
+      await arm.fetch(
+        request({
+          credentialRef: 'key',
+          credentialHeader: 'x-custom-key',
+          allowedDomains: ['api.example.com', 'hop.example.com'],
+        }),
+      );
+
+      expect(server.seen.map((seen) => seen.headers['x-custom-key'])).toEqual([
+        'sk-bounce-secret',
+        undefined,
+        undefined,
+      ]);
+    });
+
     it('does not carry the credential to another allowed origin', async () => {
       serveRedirects(['https://hop.example.com/']);
       const arm = createEgressArm({

@@ -71,6 +71,9 @@ async function fetchHops(request: EgressRequest, context: HopContext): Promise<E
   const headers = sanitizeRequestHeaders(toolId, request.headers);
   const credential = await attachCredential(toolId, request, headers, context);
   const firstOrigin = url.origin;
+  // Sticky: once a hop leaves the credential's origin, a redirect back cannot re-arm it (else
+  // any host on the chain could aim an authenticated request at any path of the first one).
+  let sameOrigin = true;
   let method: Method = request.method;
   let body = request.body;
 
@@ -83,7 +86,8 @@ async function fetchHops(request: EgressRequest, context: HopContext): Promise<E
     });
     // A DNS answer that arrives after an abort must not open a connection.
     signal.throwIfAborted();
-    const hopHeaders = url.origin === firstOrigin ? headers : withoutCredentials(headers);
+    sameOrigin &&= url.origin === firstOrigin;
+    const hopHeaders = sameOrigin ? headers : withoutCredentials(headers, credential?.headerName);
     const response = await pools.get(destination).request({
       path: `${url.pathname}${url.search}`,
       method,
@@ -93,7 +97,15 @@ async function fetchHops(request: EgressRequest, context: HopContext): Promise<E
     });
     const location = single(response.headers.location);
     if (!REDIRECTS.has(response.statusCode) || location === undefined) {
-      return await buildEgressResponse({ request, response, url, credential, options, signal });
+      const secret = credential?.secret;
+      return await buildEgressResponse({
+        request,
+        response,
+        url,
+        credential: secret,
+        options,
+        signal,
+      });
     }
     await response.body.dump();
     if (hop >= options.maxRedirects) throw new ToolExecutionError(toolId, 'too_many_redirects');
@@ -114,7 +126,7 @@ async function attachCredential(
   request: EgressRequest,
   headers: Record<string, string>,
   { options, signal }: HopContext,
-): Promise<string | undefined> {
+): Promise<{ readonly secret: string; readonly headerName: string } | undefined> {
   if (request.credentialRef === undefined) return undefined;
   const headerName = (request.credentialHeader ?? 'authorization').toLowerCase();
   // Checked before the secret is read: a bad header name must not cost a secret lookup.
@@ -128,14 +140,18 @@ async function attachCredential(
   );
   // The host's credential replaces whatever the model put there, in any case spelling.
   headers[headerName] = headerName === 'authorization' ? toAuthorization(secret) : secret;
-  return secret;
+  return { secret, headerName };
 }
 
 // A credential belongs to the origin it was configured for; fetch drops it across origins too.
-function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+function withoutCredentials(
+  headers: Record<string, string>,
+  credentialHeader: string | undefined,
+): Record<string, string> {
   const rest = { ...headers };
   for (const name of ['authorization', 'cookie', 'x-subscription-token', 'x-api-key']) {
     delete rest[name];
   }
+  if (credentialHeader !== undefined) delete rest[credentialHeader];
   return rest;
 }
