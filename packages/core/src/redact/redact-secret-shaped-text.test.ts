@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { redactSecretShapedText } from './redact-secret-shaped-text.js';
@@ -164,5 +165,40 @@ describe('redactSecretShapedText: adversarial input finishes and stays redacted'
     const redacted = redactSecretShapedText(text);
 
     expect(typeof redacted).toBe('string');
+  });
+});
+
+describe('redactSecretShapedText: a token in any surrounding text', () => {
+  const tokens = [
+    `AKIA${'Z'.repeat(16)}`,
+    `ghp_${'a1'.repeat(18)}`,
+    `sk-${'proj_Ab1'.repeat(4)}`,
+    `xoxb-${'12345-abc'.repeat(3)}`,
+    `AIza${'Sy0_-'.repeat(7)}`,
+    `npm_${'Ab1'.repeat(12)}`,
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N',
+  ];
+
+  it('never survives, whatever stands before and after it', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...tokens),
+        fc.string({
+          unit: fc.constantFrom(' ', '\n', '"', "'", '=', ':', ',', '(', 'x', '/', '@'),
+          maxLength: 12,
+        }),
+        fc.string({
+          unit: fc.constantFrom(' ', '\n', '"', "'", ',', ')', ';', '&', '.'),
+          maxLength: 12,
+        }),
+        (token, before, after) => {
+          // A letter, digit, `_` or `-` right before the token would make it part of a longer word.
+          fc.pre(!/[A-Za-z0-9_-]$/.test(before));
+
+          expect(redactSecretShapedText(`${before}${token}${after}`)).not.toContain(token);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
