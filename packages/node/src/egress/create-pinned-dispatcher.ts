@@ -39,6 +39,9 @@ export interface PinnedDispatcherOptions {
  */
 export function createPinnedDispatcher(options: PinnedDispatcherOptions): Pool {
   const { destination, dialTcp = dialDirect } = options;
+  if (destination.addresses.length === 0) {
+    throw new TypeError('toolhost: a pinned dispatcher needs at least one checked address');
+  }
   const isLiteral = destination.hostname.startsWith('[') || isIP(destination.hostname) !== 0;
   // An IP-literal URL sends no SNI (RFC 6066) and Node then checks the certificate against the
   // dialled IP, which is that same literal.
