@@ -11,7 +11,7 @@ import { detectContainment, type ContainmentMode } from './detect-containment.js
 const TIMEOUT_MS = 400;
 const GRACE_MS = 500;
 // Scheduling slack on a shared 2-core CI machine; the bound still catches a hung call.
-const SLACK_MS = 1500;
+const SLACK_MS = 2500;
 
 const available = await detectContainment('auto');
 const containedModes: ContainmentMode[] =
