@@ -124,7 +124,7 @@ const KNOWN_SUBCOMMANDS: ReadonlySet<string> = new Set(
   check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone column
   commit commit-graph commit-tree config count-objects describe diff diff-files diff-index
   diff-tree fast-export fetch fetch-pack for-each-ref format-patch fsck gc get-tar-commit-id grep
-  hash-object help init init-db interpret-trailers log ls-files ls-remote ls-tree 
+  hash-object help init init-db interpret-trailers log ls-files ls-remote ls-tree
   merge merge-base merge-file merge-tree mktag mktree mv name-rev notes pack-objects pack-refs
   prune prune-packed pull push range-diff read-tree rebase reflog remote repack replace
   request-pull rerere reset restore rev-list rev-parse revert rm shortlog show show-branch
