@@ -108,4 +108,25 @@ describe('toolhost explain', () => {
     expect(args.code).toBe(4);
     expect(args.stdout).toMatch(/args .*path/);
   });
+
+  it('explains the domain step: allowed host, other host, plain http', async () => {
+    const flags = ['--tools', 'http_request', '--allow-domain', 'example.com', '--mode', 'auto'];
+
+    const allowed = await run([
+      'explain',
+      'http_request',
+      '{"url":"https://example.com/a?q=1"}',
+      ...flags,
+    ]);
+    const other = await run(['explain', 'http_request', '{"url":"https://evil.test/"}', ...flags]);
+    const plain = await run(['explain', 'http_request', '{"url":"http://example.com/"}', ...flags]);
+
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/domain .*example\.com is in allowedDomains/);
+    expect(allowed.stdout).not.toContain('q=1');
+    expect(other.code).toBe(3);
+    expect(other.stdout).toMatch(/domain .*domain_not_allowed/);
+    expect(plain.code).toBe(3);
+    expect(plain.stdout).toMatch(/domain .*insecure_url/);
+  });
 });
