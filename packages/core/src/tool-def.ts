@@ -49,8 +49,9 @@ export interface ToolDef<Args = unknown, Result = unknown> {
   readonly configOnlyParams?: readonly string[];
   readonly policy: ToolPolicyClass;
   /**
-   * The guardrail target in the effective args. SECURITY: a `spawnsProcess` or `egress: 'http'`
-   * tool without one would skip its allowlist, so the registry refuses to register it.
+   * The guardrail target in the effective args. SECURITY: an `egress: 'http'` tool without one
+   * is refused at registration; a `spawnsProcess` tool without one must run a config-pinned
+   * command (`git_status`, `git_commit`), because its allowlist check is skipped.
    */
   policyTarget?(args: Args): PolicyTarget;
   /** Side effects only through `host`; the pipeline bounds the result afterwards. */

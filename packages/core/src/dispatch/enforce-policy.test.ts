@@ -41,6 +41,16 @@ describe('enforcePolicy: commands', () => {
     ],
     ['an empty command', { command: '' }, { allowedCommands: [''] }],
     ['a target with no command', {}, { allowedCommands: ['ls'] }],
+    [
+      'an argument holding a space that joins into an exact entry',
+      { command: 'npm run test', argv: ['npm', 'run test'] },
+      { allowedCommands: ['npm run test'] },
+    ],
+    [
+      'an empty argument that joins into an exact entry',
+      { command: 'ls ', argv: ['ls', ''] },
+      { allowedCommands: ['ls '] },
+    ],
     ['no target from a tool that declares one', undefined, { allowedCommands: ['ls'] }],
   ])('denies %s', (_case, target, toolPolicy) => {
     expect(() => check(runTool, target, toolPolicy)).toThrow(
@@ -50,6 +60,11 @@ describe('enforcePolicy: commands', () => {
 
   it.each<[string, PolicyTarget, ToolPolicy]>([
     ['an exact entry', { command: 'ls -la' }, { allowedCommands: ['ls -la'] }],
+    [
+      'an exact entry on argument boundaries',
+      { command: 'npm run test', argv: ['npm', 'run', 'test'] },
+      { allowedCommands: ['npm run test'] },
+    ],
     [
       'an exact launcher entry (the author chose it)',
       { command: 'env' },

@@ -32,8 +32,11 @@ export function enforcePolicy(
 function isCommandAllowed(target: PolicyTarget | undefined, policy: ToolPolicy): boolean {
   const command = target?.command;
   if (command === undefined || command === '') return false;
-  // Exact entries are the author's explicit choice and skip the argument-trap floor.
-  if (policy.allowedCommands?.includes(command) === true) return true;
+  // Exact entries are the author's explicit choice and skip the argument-trap floor. The match
+  // is on argument boundaries too: `['npm', 'run test']` is not the entry `npm run test`.
+  const argv = target?.argv;
+  const unambiguous = argv === undefined || argv.every((arg) => arg !== '' && !arg.includes(' '));
+  if (unambiguous && policy.allowedCommands?.includes(command) === true) return true;
   const globs = policy.allowedCommandGlobs;
   if (globs === undefined || !globs.some((glob) => matchCommandGlob(glob, command))) return false;
   // A glob re-opens option smuggling (`git log *` ⊇ `git log --output=x`): the trap floor closes it.

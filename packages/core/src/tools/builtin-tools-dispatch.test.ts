@@ -134,7 +134,13 @@ describe('BUILTIN_TOOLS in createToolRegistry', () => {
       openContext(),
     );
 
-    expect(onlyCall(calls, 'process.spawn')[1]).toEqual(['diff']);
+    expect(onlyCall(calls, 'process.spawn')[1]).toEqual([
+      '-c',
+      'core.fsmonitor=false',
+      'diff',
+      '--no-ext-diff',
+      '--no-textconv',
+    ]);
   });
 
   it('refuses git_commit with gate_required before any host call when the gate did not approve', async () => {
