@@ -6,12 +6,18 @@ import {
   BUILTIN_TOOLS,
   createToolRegistry,
   markUntrusted,
+  ToolCancelledError,
   ToolDeniedByUserError,
   type LoopRegistry,
 } from '@toolhost/core';
 import { createNodeToolHost } from '@toolhost/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { echoTool, imageTool, saveTool } from '../../core/src/loop/test-support/sample-tools.js';
+import {
+  echoTool,
+  imageTool,
+  saveTool,
+  slowTool,
+} from '../../core/src/loop/test-support/sample-tools.js';
 import { createAnthropicToolhost } from './create-anthropic-toolhost.js';
 import { recorded, startReplayServer, type ReplayServer } from './test-support/replay-server.js';
 
@@ -29,7 +35,7 @@ async function clientReplaying(...names: string[]): Promise<Anthropic> {
 }
 
 function registryOf(): LoopRegistry {
-  return createToolRegistry({ tools: [echoTool, saveTool, imageTool], host: {} });
+  return createToolRegistry({ tools: [echoTool, saveTool, imageTool, slowTool], host: {} });
 }
 
 function lastUserContent(request: { body: unknown } | undefined): unknown {
@@ -135,6 +141,29 @@ describe('createAnthropicToolhost against a replayed Messages API', () => {
     expect(content[3]).toMatchObject({
       text: expect.stringMatching(/^<\/reported-content nonce="f3nce">/),
     });
+  });
+
+  it('ends the turn as cancelled when the signal fires mid-tool', async () => {
+    const controller = new AbortController();
+    const turn = createAnthropicToolhost(registryOf(), { toolPolicy: {} }).startTurn({
+      signal: controller.signal,
+    });
+    const message = {
+      content: [
+        {
+          type: 'tool_use' as const,
+          id: 'toolu_1',
+          name: 'slow',
+          input: {},
+          caller: { type: 'direct' as const },
+        },
+      ],
+    };
+    setTimeout(() => controller.abort(), 20);
+
+    const attempt = turn.toolResults(message);
+
+    await expect(attempt).rejects.toBeInstanceOf(ToolCancelledError);
   });
 
   it('returns nothing when the model asked for no tool', async () => {

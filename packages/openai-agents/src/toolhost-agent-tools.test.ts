@@ -11,6 +11,7 @@ import {
 import {
   BUILTIN_TOOLS,
   createToolRegistry,
+  ToolArgsInvalidError,
   ToolDeniedByUserError,
   type ToolRegistry,
 } from '@toolhost/core';
@@ -98,6 +99,24 @@ describe('toolhostAgentTools in a replayed Agents run', () => {
       call_id: 'call_Mv7KpZc2HsQ9wJx4',
       output: 'hello',
     });
+  });
+
+  it('rejects the run with the typed error once the correction budget is spent', async () => {
+    const tools = toolhostAgentTools(registry, {
+      toolPolicy: {},
+      grantedToolIds: ['echo'],
+      maxCorrections: 2,
+    });
+    const bad = 'call-echo-bad-args';
+    const agent = await agentReplaying(tools, bad, bad, bad, 'final-message');
+
+    const error = await run(agent, 'Echo hello').then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+
+    expect(toolhostRunError(error)).toBeInstanceOf(ToolArgsInvalidError);
+    expect(server?.requests).toHaveLength(3);
   });
 
   it('interrupts a governed call and runs it on approve', async () => {
