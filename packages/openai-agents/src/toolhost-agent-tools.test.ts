@@ -18,7 +18,7 @@ import {
 import { createNodeToolHost, type NodeToolHostHandle } from '@toolhost/node';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { echoTool } from '../../core/src/loop/test-support/sample-tools.js';
+import { echoTool, imageTool } from '../../core/src/loop/test-support/sample-tools.js';
 import {
   recorded,
   startReplayServer,
@@ -42,7 +42,10 @@ beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'toolhost-agents-'));
   await mkdir(join(base, 'app'));
   handle = await createNodeToolHost({ root: join(base, 'app'), stateDir: join(base, 'state') });
-  registry = createToolRegistry({ tools: [...BUILTIN_TOOLS, echoTool], host: handle.host });
+  registry = createToolRegistry({
+    tools: [...BUILTIN_TOOLS, echoTool, imageTool],
+    host: handle.host,
+  });
 });
 afterEach(async () => {
   await server?.close();
@@ -117,6 +120,26 @@ describe('toolhostAgentTools in a replayed Agents run', () => {
 
     expect(toolhostRunError(error)).toBeInstanceOf(ToolArgsInvalidError);
     expect(server?.requests).toHaveLength(3);
+  });
+
+  it('returns media in the function output, fenced with a fresh nonce', async () => {
+    const tools = toolhostAgentTools(registry, {
+      toolPolicy: {},
+      grantedToolIds: ['image'],
+      randomNonce: () => 'n0nce',
+    });
+    const agent = await agentReplaying(tools, 'call-image', 'final-message');
+
+    await run(agent, 'Show the diagram');
+
+    const [output] = outputsIn(1) as { output: { type: string; text?: string }[] }[];
+    expect(output?.output.map((item) => item.type)).toEqual([
+      'input_text',
+      'input_text',
+      'input_image',
+      'input_text',
+    ]);
+    expect(output?.output[1]?.text).toMatch(/^<reported-content nonce="n0nce">/);
   });
 
   it('interrupts a governed call and runs it on approve', async () => {
