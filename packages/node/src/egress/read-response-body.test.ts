@@ -76,6 +76,32 @@ describe('readResponseBody', () => {
     expect(pulled).toBeLessThan(64);
   });
 
+  it('survives a stream that emits an error when cut at the cap (as undici bodies do)', async () => {
+    const emitted: unknown[] = [];
+    const stream = new Readable({
+      read() {
+        this.push(Buffer.alloc(1024, 0x61));
+      },
+      destroy(error, callback) {
+        callback(error ?? new Error('Request aborted'));
+      },
+    });
+    stream.on('error', (error) => emitted.push(error));
+
+    const read = await readResponseBody({
+      toolId: 'http_request',
+      body: stream,
+      contentType: 'text/plain',
+      maxBytes: 2048,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(read).toMatchObject({ kind: 'text', truncatedAt: 2048 });
+    expect(emitted).toHaveLength(1);
+    // Our own listener stays, so the late error is heard even when nobody else listens.
+    expect(stream.listenerCount('error')).toBe(2);
+  });
+
   it('fails when the stream errors mid-body', async () => {
     const stream = new Readable({ read: () => undefined });
     stream.push('partial');

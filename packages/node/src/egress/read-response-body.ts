@@ -58,6 +58,9 @@ function collectReadable(body: Readable, maxBytes: number): Promise<Collected> {
     let kept = 0;
     const settle = (outcome: () => void): void => {
       body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      // Once settled the stream is no longer ours, but undici still emits `error` when it is
+      // destroyed (our cut at the cap, or a late abort); unheard, that would crash the process.
+      body.on('error', ignore);
       outcome();
     };
     const onData = (chunk: Uint8Array): void => {
@@ -76,6 +79,8 @@ function collectReadable(body: Readable, maxBytes: number): Promise<Collected> {
     body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
+
+function ignore(): void {}
 
 async function collectIterable(
   body: AsyncIterable<Uint8Array>,
