@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolPolicyError } from '@toolhost/core';
@@ -40,7 +40,8 @@ export async function resolveExecutable(input: {
   // Like a shell's hash table: a bare name found once is re-verified, not searched again.
   const cacheKey = `${searchPath}\0${command}`;
   const cached = lookups.get(cacheKey);
-  if (cached !== undefined && (await isExecutableFile(cached))) return cached;
+  // Synchronous on purpose: two local stat calls cost less than a thread-pool round trip.
+  if (cached !== undefined && isExecutableFileSync(cached)) return cached;
   for (const directory of searchPath.split(path.delimiter)) {
     if (!path.isAbsolute(directory)) continue;
     const candidate = path.join(directory, command);
@@ -59,6 +60,15 @@ export async function isExecutableFile(file: string): Promise<boolean> {
     // access first: a missing file costs one call; stat only for the one that exists.
     await access(file, constants.X_OK);
     return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isExecutableFileSync(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
   } catch {
     return false;
   }
