@@ -56,6 +56,15 @@ export async function run(): Promise<BenchRow[]> {
       ),
     );
   }
+  for (let directory = 0; directory < 10; directory += 1) {
+    const where = path.join(root, 'small-tree', `d${directory}`);
+    await mkdir(where, { recursive: true });
+    await Promise.all(
+      Array.from({ length: 95 }, (_unused, file) =>
+        writeFile(path.join(where, `f${file}.txt`), 'x'),
+      ),
+    );
+  }
   const { host, close } = await createNodeToolHost({ root, stateDir: path.join(base, 'state') });
   const fs = host.fs;
   const writeArm = fs?.writeFile;
@@ -157,6 +166,24 @@ export async function run(): Promise<BenchRow[]> {
       iterations: 10,
       subjectRun: () => call('list_directory', { path: 'tree', recursive: true }),
       baselineRun: () => readdir(path.join(root, 'tree'), { recursive: true }),
+    },
+    {
+      name: 'fs list 960 files (under the cap)',
+      subject: 'list_directory recursive via registry + host (lstat per entry)',
+      baseline: 'fs.promises.readdir recursive, withFileTypes',
+      iterations: 20,
+      subjectRun: () => call('list_directory', { path: 'small-tree', recursive: true }, UNBOUNDED),
+      baselineRun: () =>
+        readdir(path.join(root, 'small-tree'), { recursive: true, withFileTypes: true }),
+    },
+    {
+      name: 'fs list 960 files (arm only)',
+      subject: 'host.fs.listDirectory recursive',
+      baseline: 'fs.promises.readdir recursive, withFileTypes',
+      iterations: 20,
+      subjectRun: () => fs.listDirectory({ path: 'small-tree', recursive: true }),
+      baselineRun: () =>
+        readdir(path.join(root, 'small-tree'), { recursive: true, withFileTypes: true }),
     },
   ];
 

@@ -64,6 +64,9 @@ describe('createNodeToolHost', () => {
 
     expect(plain.content).toBe('PLAIN');
     await expect(secret).rejects.toMatchObject({ reason: 'protected_path' });
+    await expect(box.fs.readFile({ path: '/proc/self/environ' })).rejects.toMatchObject({
+      reason: 'protected_path',
+    });
   });
 
   it('close is idempotent and sweeps the run spill', async () => {

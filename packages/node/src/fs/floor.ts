@@ -33,6 +33,8 @@ const READ_PAIRS = new Set([
   'git/credentials',
 ]);
 
+const PROC_SECRETS = new Set(['environ', 'mem']);
+
 // Spec §3, write floor: VCS internals (hooks run code), shell startup files (run at login).
 const WRITE_COMPONENTS = new Set(['.git', '.ssh']);
 const WRITE_BASENAMES = new Set([
@@ -91,17 +93,21 @@ export function foldPath(target: string): string[] {
 
 /** The read floor (every tier, every mode), on any spelling of a path. */
 export function isOnReadFloor(target: string, context: FloorContext): boolean {
-  const segments = foldPath(target);
+  return isFoldedOnReadFloor(foldPath(target), context);
+}
+
+/** The read floor on segments already folded by `foldSegment` (a listing folds its directory once). */
+export function isFoldedOnReadFloor(segments: readonly string[], context: FloorContext): boolean {
   if (segments.some((segment) => READ_COMPONENTS.has(segment))) return true;
   const base = segments.at(-1) ?? '';
   if (base === '.env' || base.startsWith('.env.') || READ_BASENAMES.has(base)) return true;
   if (segments.length >= 2 && READ_PAIRS.has(`${segments.at(-2)}/${base}`)) return true;
+  // A process's environment holds the host's credentials; only the full tier can name it.
+  if (segments[0] === 'proc' && PROC_SECRETS.has(base)) return true;
   // The run's own spill files are paged with read_file; every other state (other runs' spills,
   // media objects) stays out of reach.
-  return (
-    isWithin(segments, foldPath(context.stateDir)) &&
-    !isWithin(segments, foldPath(context.spillDir))
-  );
+  const { stateDir, spillDir } = foldedContext(context);
+  return isWithin(segments, stateDir) && !isWithin(segments, spillDir);
 }
 
 /** The write floor: the read floor too, since writing a secret store plants credentials. */
@@ -109,9 +115,25 @@ export function isOnWriteFloor(target: string, context: FloorContext): boolean {
   const segments = foldPath(target);
   if (segments.some((segment) => WRITE_COMPONENTS.has(segment))) return true;
   if (WRITE_BASENAMES.has(segments.at(-1) ?? '')) return true;
-  if (isWithin(segments, foldPath(context.stateDir))) return true;
-  if (sameSegments(segments, foldPath(context.configFile))) return true;
+  const { stateDir, configFile } = foldedContext(context);
+  if (isWithin(segments, stateDir)) return true;
+  if (sameSegments(segments, configFile)) return true;
   return isOnReadFloor(target, context);
+}
+
+// A context's own paths are folded once, not on every check of every listing entry.
+const foldedContexts = new WeakMap<FloorContext, Record<keyof FloorContext, string[]>>();
+function foldedContext(context: FloorContext): Record<keyof FloorContext, string[]> {
+  let folded = foldedContexts.get(context);
+  if (folded === undefined) {
+    folded = {
+      stateDir: foldPath(context.stateDir),
+      spillDir: foldPath(context.spillDir),
+      configFile: foldPath(context.configFile),
+    };
+    foldedContexts.set(context, folded);
+  }
+  return folded;
 }
 
 function isWithin(segments: readonly string[], base: readonly string[]): boolean {
