@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -84,20 +85,22 @@ describe('toolhost call: approval prompts, progress and Ctrl-C', () => {
     expect(run.screen).toMatch(/sleep running… 1s/);
   });
 
-  it('aborts on Ctrl-C, kills the child and leaves no orphan', async () => {
+  it('aborts on Ctrl-C, kills the command and its background child, and leaves no orphan', async () => {
     const marker = String(100_000 + Math.floor(Math.random() * 800_000));
-    const script = `sleep ${marker}; true`;
-    let interrupted = false;
+    // A process tree: a shell with one sleep in the background and one in the foreground.
+    await ws.write('tree.sh', `#!/bin/sh\nsleep ${marker} &\nsleep ${marker}\n`);
+    await chmod(join(ws.root, 'tree.sh'), 0o755);
+    let sleepersBefore = 0;
 
     const run = await runCli(
       [
         'call',
         'run_command',
-        JSON.stringify({ command: 'sh', args: ['-c', script] }),
+        '{"command":"./tree.sh"}',
         '--tools',
         'run_command',
         '--allow-command',
-        `sh -c ${script}`,
+        './tree.sh',
         '--mode',
         'auto',
         ...ws.stateFlags,
@@ -106,17 +109,17 @@ describe('toolhost call: approval prompts, progress and Ctrl-C', () => {
         cwd: ws.root,
         onSpawn: (child) => {
           void (async () => {
-            for (let attempt = 0; attempt < 200 && findSleepers(marker).length === 0; attempt++) {
+            for (let attempt = 0; attempt < 200 && findSleepers(marker).length < 2; attempt++) {
               await delay(50);
             }
-            interrupted = true;
+            sleepersBefore = findSleepers(marker).length;
             child.kill('SIGINT');
           })();
         },
       },
     );
 
-    expect(interrupted).toBe(true);
+    expect(sleepersBefore).toBe(2);
     expect(run.code).toBe(130);
     expect(run.stderr).toContain('cancel');
     await delay(200);

@@ -65,7 +65,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     readOnly: settings.mode === 'plan',
     runId,
     configFile: settings.configFile,
+    // Every arm is present; what may run is decided by the grant, the allowlists and the mode.
     egress: { resolveCredential },
+    process: {},
+    os: {},
     // MCP servers are started only when the grant can reach them: `call read_file` must not
     // spawn every configured server.
     ...(needsMcp(settings)
