@@ -43,10 +43,11 @@ export function overCeilingText(value: unknown, limits: ToolResultLimits): strin
   if (typeof value !== 'object' || value === null) return undefined;
   if (estimateJsonBytes(value, limits.maxBytes, 0) <= limits.maxBytes) return undefined;
   const json = safeStringify(value);
+  if (json === undefined) return UNSERIALIZABLE;
+  // Every code unit is at least one byte: a long JSON text is over without measuring it.
+  if (json.length > limits.maxBytes) return json;
   // Compact JSON escapes every newline, so only its bytes can exceed the ceiling.
-  return json !== undefined && utf8ByteLength(json) <= limits.maxBytes
-    ? undefined
-    : (json ?? UNSERIALIZABLE);
+  return utf8ByteLength(json) <= limits.maxBytes ? undefined : json;
 }
 
 /** Builds the preview + marker for an over-ceiling text, spilling the full text first. */
