@@ -1,6 +1,15 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createToolRegistry,
+  listDirectoryTool,
+  readFileTool,
+  readMediaTool,
+  unwrapUntrusted,
+  writeFileTool,
+} from '@toolhost/core';
+import type { DurableMediaPart, ToolDispatchContext, Untrusted } from '@toolhost/core';
 import { createSandbox } from './fs/test-support/sandbox.js';
 import type { Sandbox } from './fs/test-support/sandbox.js';
 
@@ -79,4 +88,54 @@ describe('createNodeToolHost', () => {
     await expect(readFile(spilled?.ref ?? '')).rejects.toMatchObject({ code: 'ENOENT' });
     box = undefined;
   });
+
+  it('serves the built-in fs tools and read_media through the registry', async () => {
+    box = await createSandbox({}, async ({ root }) => {
+      await writeFile(
+        path.join(root, 'image.png'),
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]),
+      );
+    });
+    const registry = createToolRegistry({
+      tools: [readFileTool, writeFileTool, listDirectoryTool, readMediaTool],
+      host: box.host,
+    });
+    const context = (mediaScope: string): ToolDispatchContext => ({
+      nodeId: 'node',
+      grantedToolIds: new Set(['read_file', 'write_file', 'list_directory', 'read_media']),
+      config: {},
+      toolPolicy: {},
+      fsScope: 'sandboxed',
+      gateApproved: false,
+      mediaScope,
+    });
+
+    const read = await registry.dispatch(
+      { id: '1', name: 'read_file', args: { path: 'image.png' } },
+      context('run:a'),
+    );
+    const handle = attachments(read.mediaAttachments)[0]?.handle ?? '';
+    const media = await registry.dispatch(
+      { id: '2', name: 'read_media', args: { handle } },
+      context('run:a'),
+    );
+
+    expect(handle).toMatch(/^media:\/\/sha256-[0-9a-f]{64}$/);
+    expect(attachments(media.mediaAttachments)[0]?.data?.byteLength).toBe(8);
+    await expect(
+      registry.dispatch({ id: '3', name: 'read_media', args: { handle } }, context('run:b')),
+    ).rejects.toMatchObject({ reason: 'media_scope_denied' });
+    await expect(
+      registry.dispatch(
+        { id: '4', name: 'read_file', args: { path: '../outside' } },
+        context('run:a'),
+      ),
+    ).rejects.toMatchObject({ code: 'tool_denied', reason: 'scope_escape', recoverable: true });
+  });
 });
+
+function attachments(
+  parts: Untrusted<readonly DurableMediaPart[]> | undefined,
+): readonly DurableMediaPart[] {
+  return parts === undefined ? [] : unwrapUntrusted(parts);
+}
