@@ -9,6 +9,7 @@ import {
   ToolPolicyError,
   ToolUnavailableError,
   UnknownToolError,
+  withToolId,
 } from './errors.js';
 
 describe('the error taxonomy', () => {
@@ -117,5 +118,34 @@ describe('the error taxonomy', () => {
     [new Error('raw'), 'fatal'],
   ])('classifies %s as %s', (error, expected) => {
     expect(classifyToolError(error)).toBe(expected);
+  });
+});
+
+describe('withToolId', () => {
+  it.each([
+    new ToolPolicyError('a', 'scope_escape'),
+    new ToolDeniedByUserError('a', 'user_rejected', { userReason: 'no' }),
+    new ToolArgsInvalidError('a', [{ field: 'path', problem: 'invalid_type' }]),
+    new ToolUnavailableError('a', 'fs'),
+    new ToolExecutionError('a', 'tool_reported_error', { correctable: true, detail: 'd' }),
+    new ToolCancelledError('a'),
+  ])('re-stamps %s keeping its class, discriminant and flags', (error) => {
+    const stamped = withToolId(error, 'b');
+
+    expect(stamped).toBeInstanceOf(error.constructor);
+    expect(stamped).toMatchObject({
+      toolId: 'b',
+      code: error.code,
+      recoverable: error.recoverable,
+      retryable: error.retryable,
+      cause: error,
+    });
+    expect(stamped.message).toBe(error.message.replace('tool a', 'tool b'));
+  });
+
+  it('returns the same error when the id already matches', () => {
+    const error = new ToolPolicyError('a', 'not_granted');
+
+    expect(withToolId(error, 'a')).toBe(error);
   });
 });

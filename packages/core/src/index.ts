@@ -58,6 +58,7 @@ export {
   ToolPolicyError,
   ToolUnavailableError,
   UnknownToolError,
+  withToolId,
 } from './errors.js';
 export type {
   RunErrorCode,

@@ -1,5 +1,5 @@
 import type { ToolDispatchContext } from '../dispatch-context.js';
-import { ToolDispatchError, ToolExecutionError } from '../errors.js';
+import { ToolDispatchError, ToolExecutionError, withToolId } from '../errors.js';
 import type { AnyToolDef } from '../tool-def.js';
 import type { ToolHost } from '../tool-host.js';
 import { throwIfAborted } from './abort.js';
@@ -17,7 +17,7 @@ export interface CallHostInput {
 /**
  * Step 6: the one side effect. The host's promise is awaited to its real settlement (the host
  * owns the lifetime of what it started, through `ctx.signal`); then an abort wins over any
- * outcome, a typed denial passes through verbatim, and any other throw becomes a
+ * outcome, a typed denial passes through (stamped with this tool's id), and any other throw becomes a
  * `ToolExecutionError` that is recoverable only for an idempotent read.
  */
 export function callHost({
@@ -44,7 +44,7 @@ export function callHost({
     },
     (error: unknown) => {
       throwIfAborted(signal, tool.id);
-      if (error instanceof ToolDispatchError) throw error;
+      if (error instanceof ToolDispatchError) throw withToolId(error, tool.id);
       throw new ToolExecutionError(tool.id, 'host_error', {
         cause: error,
         recoverable: !sideEffecting,

@@ -463,6 +463,27 @@ describe('dispatch: the host call', () => {
     await expect(attempt).rejects.toBe(denial);
   });
 
+  it('stamps a typed denial from a shared arm with the tool the model called', async () => {
+    const denial = new ToolPolicyError('http_request', 'ssrf_blocked');
+    const { tool } = stubTool({
+      run: async () => {
+        throw denial;
+      },
+    });
+    const registry = createToolRegistry({ tools: [tool], host: {} });
+
+    const attempt = registry.dispatch({ id: 'c', name: 'stub', args: {} }, stubContext(['stub']));
+
+    await expect(attempt).rejects.toMatchObject({
+      name: 'ToolPolicyError',
+      toolId: 'stub',
+      reason: 'ssrf_blocked',
+      recoverable: false,
+      message: 'tool stub denied: ssrf_blocked',
+      cause: denial,
+    });
+  });
+
   it('reports an absent arm as ToolUnavailableError naming it', async () => {
     const { tool } = stubTool({
       run: async (_args, host: ToolHost) =>
