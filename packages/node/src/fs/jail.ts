@@ -1,4 +1,4 @@
-import { constants, fstatSync } from 'node:fs';
+import { constants, fstatSync, lstatSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -70,6 +70,9 @@ interface JailRoot extends DirectoryRef {
 
 /** Opens the allowed roots of the tier and returns the jail over them. */
 export async function createJail(options: JailOptions): Promise<Jail> {
+  // Without O_NOFOLLOW (Windows) no open here could refuse a symlink: fail closed.
+  if (O_NOFOLLOW === undefined || O_DIRECTORY === undefined)
+    throw new TypeError('toolhost: the fs jail needs a POSIX platform (O_NOFOLLOW)');
   const { root, floor } = options;
   const roots = await openRoots(options);
 
@@ -133,7 +136,7 @@ export async function createJail(options: JailOptions): Promise<Jail> {
           'read',
           hop === 0 ? 'scope_escape' : 'symlink_refused',
         );
-        const step = await walk(base, segmentsBelow(base.path, target), kind);
+        const step = await walk(toolId, base, segmentsBelow(base.path, target), kind);
         if ('redirect' in step) {
           target = step.redirect;
           continue;
@@ -230,6 +233,7 @@ type WalkStep =
 // One component per open, each relative to the directory opened before it and never following a
 // symlink: a component swapped for a symlink mid-walk fails the open instead of leaving the root.
 async function walk(
+  toolId: ToolId,
   base: JailRoot,
   segments: readonly string[],
   kind: 'file' | 'directory',
@@ -242,6 +246,10 @@ async function walk(
   try {
     for (const [index, name] of segments.entries()) {
       const last = index === segments.length - 1;
+      // Opening a device can act (rewind a tape, arm a watchdog), so look before opening; the
+      // open still refuses a symlink swapped in since, and the descriptor is checked after.
+      if (last && kind === 'file' && isSpecialFile(childPath(current, name)))
+        throw fsFailure(toolId, 'unsupported_file_type', false);
       let next: FileHandle;
       try {
         next = await open(
@@ -337,6 +345,11 @@ async function openDirectoryForWrite(
       throw new ToolPolicyError(toolId, 'symlink_refused', { cause: error });
     throw error;
   }
+}
+
+function isSpecialFile(target: string): boolean {
+  const stats = lstatSync(target, { throwIfNoEntry: false });
+  return stats !== undefined && !stats.isFile() && !stats.isDirectory() && !stats.isSymbolicLink();
 }
 
 async function readSymlink(directory: DirectoryRef, name: string): Promise<string | undefined> {
