@@ -43,6 +43,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
           mode: settings.mode,
           ...settings.toolPolicy,
           limits: settings.limits,
+          budgets: settings.budgets,
           toolConfigKeys: Object.fromEntries(
             Object.entries(settings.toolConfig).map(([id, values]) => [id, Object.keys(values)]),
           ),

@@ -90,9 +90,21 @@ export const toolhostConfigSchema = z
       .strictObject({
         maxBytes: z.int().positive().optional(),
         maxLines: z.int().positive().optional(),
+        cpuSeconds: z
+          .int()
+          .positive()
+          .optional()
+          .describe('CPU-seconds budget of each command, enforced by the OS (prlimit).'),
+        memoryBytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe('Address-space budget of each command in bytes, enforced by the OS (prlimit).'),
       })
       .optional()
-      .describe('Model-facing result ceilings. Default: 51200 bytes / 2000 lines.'),
+      .describe(
+        'Result ceilings (default 51200 bytes / 2000 lines) and command budgets (default none).',
+      ),
     toolConfig: z
       .record(toolId, z.record(nonEmpty, z.unknown()))
       .optional()

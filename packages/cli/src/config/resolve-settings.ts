@@ -47,6 +47,8 @@ export interface EffectiveSettings {
   readonly toolPolicy: Required<ToolPolicy>;
   readonly mode: ApprovalMode;
   readonly limits: ToolResultLimits;
+  /** OS-enforced budgets of each spawned command; empty = none configured. */
+  readonly budgets: { readonly cpuSeconds?: number; readonly addressSpaceBytes?: number };
   readonly toolConfig: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
   readonly credentials: Readonly<Record<string, CredentialSource>>;
@@ -85,6 +87,12 @@ export function resolveSettings(
     limits: {
       maxBytes: positive(flags.maxBytes, '--max-bytes') ?? config.limits?.maxBytes ?? 51_200,
       maxLines: positive(flags.maxLines, '--max-lines') ?? config.limits?.maxLines ?? 2_000,
+    },
+    budgets: {
+      ...(config.limits?.cpuSeconds === undefined ? {} : { cpuSeconds: config.limits.cpuSeconds }),
+      ...(config.limits?.memoryBytes === undefined
+        ? {}
+        : { addressSpaceBytes: config.limits.memoryBytes }),
     },
     toolConfig: config.toolConfig ?? {},
     mcpServers: config.mcpServers ?? {},

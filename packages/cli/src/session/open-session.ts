@@ -67,7 +67,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     configFile: settings.configFile,
     // Every arm is present; what may run is decided by the grant, the allowlists and the mode.
     egress: { resolveCredential },
-    process: {},
+    process: { budgets: settings.budgets },
     os: {},
     // MCP servers are started only when the grant can reach them: `call read_file` must not
     // spawn every configured server.
