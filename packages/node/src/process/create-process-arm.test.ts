@@ -43,6 +43,8 @@ beforeAll(async () => {
   git('add', 'src');
   git('commit', '-q', '-m', 'initial');
   // A repository whose own config names a pager: it must never run and never hang the call.
+  git('config', 'user.name', 'fixture');
+  git('config', 'user.email', 'fixture@example.org');
   git('config', 'core.pager', `touch ${path.join(sandbox, 'pager-ran')}; sleep 100`);
   await writeFile(
     path.join(root, 'package.json'),
@@ -227,6 +229,23 @@ describe('git through the arm', () => {
     });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(existsSync(path.join(sandbox, 'pager-ran'))).toBe(false);
+  });
+
+  it('commits through git_commit with the message as data', async () => {
+    await writeFile(path.join(root, 'src', 'a.txt'), 'changed\n');
+    const message = '--amend --exec=touch x';
+
+    const outcome = await registry().dispatch(
+      { id: 'c', name: 'git_commit', args: { message, files: ['src/a.txt'] } },
+      { ...context({}), grantedToolIds: new Set(['git_commit']), gateApproved: true },
+    );
+
+    expect(outcome.output).toMatchObject({ exitCode: 0 });
+    const subject = execFileSync('git', ['log', '-1', '--format=%s'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(subject).toBe(`${message}\n`);
   });
 
   it('does not page under `git -p` either', async () => {
