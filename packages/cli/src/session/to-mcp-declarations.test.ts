@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { toMcpDeclarations } from './to-mcp-declarations.js';
+
+describe('toMcpDeclarations', () => {
+  it('maps a stdio server and turns a named credential into a credentialRef', () => {
+    const declarations = toMcpDeclarations({
+      docs: {
+        command: 'docs-server',
+        args: ['--stdio'],
+        env: { MODE: 'ro', TOKEN: { credential: 'docs' } },
+      },
+    });
+
+    expect(declarations['docs']).toEqual({
+      transport: 'stdio',
+      command: 'docs-server',
+      args: ['--stdio'],
+      env: { MODE: 'ro', TOKEN: { credentialRef: 'docs' } },
+    });
+  });
+
+  it('maps an http server with its headers and allowLocal', () => {
+    const declarations = toMcpDeclarations({
+      remote: {
+        url: 'http://127.0.0.1:8931/mcp',
+        headers: { authorization: { credential: 'remote' } },
+        allowLocal: '127.0.0.1:8931',
+        tools: ['search'],
+      },
+    });
+
+    expect(declarations['remote']).toEqual({
+      transport: 'http',
+      url: 'http://127.0.0.1:8931/mcp',
+      headers: { authorization: { credentialRef: 'remote' } },
+      allowLocal: '127.0.0.1:8931',
+      tools: ['search'],
+    });
+  });
+});
