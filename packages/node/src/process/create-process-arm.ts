@@ -81,22 +81,26 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
         toolId,
       });
       const containment = await detectContainment(resolved.containment);
-      return spawnProcess(
-        {
-          toolId,
-          file,
-          args,
-          env,
-          cwd,
-          timeoutMs: clampTimeout(opts.timeoutMs, resolved),
-          killGraceMs: resolved.killGraceMs,
-          maxBufferBytes: resolved.maxBufferBytes,
-          containment,
-          budgets: resolved.budgets,
-          openSpill: resolved.openSpill,
-        },
-        signal,
-      );
+      const run = (): Promise<ProcessResult> =>
+        spawnProcess(
+          {
+            toolId,
+            file,
+            args,
+            env,
+            cwd,
+            timeoutMs: clampTimeout(opts.timeoutMs, resolved),
+            killGraceMs: resolved.killGraceMs,
+            maxBufferBytes: resolved.maxBufferBytes,
+            containment,
+            budgets: resolved.budgets,
+            openSpill: resolved.openSpill,
+          },
+          signal,
+        );
+      // The runner's lifetime authority keeps its runtime alive until the child has settled.
+      const retainWork = opts.hostCallOptions?.retainWork;
+      return retainWork === undefined ? run() : retainWork(run);
     },
 
     async describeContainment(): Promise<ContainmentDescription> {

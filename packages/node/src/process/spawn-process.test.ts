@@ -147,6 +147,20 @@ describe('spawn lifecycle', () => {
     expect(await readdir(root)).toEqual([]);
   });
 
+  it("runs the child inside the runner's retainWork", async () => {
+    const arm = createProcessArm({ root });
+    let retained = 0;
+    const retainWork = <T>(factory: () => Promise<T>): Promise<T> => {
+      retained += 1;
+      return factory();
+    };
+
+    const result = await arm.spawn('true', [], {}, { hostCallOptions: { retainWork } });
+
+    expect(result.exitCode).toBe(0);
+    expect(retained).toBe(1);
+  });
+
   it('reports the exit code and both streams', async () => {
     const arm = createProcessArm({ root });
 
