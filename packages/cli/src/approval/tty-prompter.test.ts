@@ -73,5 +73,12 @@ describe('createTtyPrompter', () => {
     const text = renderPrompt({ ...prompt, preview: { command: 'curl [redacted]' } });
 
     expect(text).toContain('command: curl [redacted]');
+    expect(text).toContain('you cannot see all of it');
+  });
+
+  it('says nothing about redaction when nothing was redacted', () => {
+    const text = renderPrompt(prompt);
+
+    expect(text).not.toContain('redacted');
   });
 });

@@ -48,6 +48,10 @@ export function renderPrompt(prompt: ApprovalPrompt): string {
   if (prompt.preview.command !== undefined) lines.push(`  command: ${prompt.preview.command}`);
   if (prompt.preview.host !== undefined) lines.push(`  host:    ${prompt.preview.host}`);
   if (prompt.note !== undefined) lines.push(`  (${prompt.note})`);
+  // A model can shape a target so the scrub hides it; say so instead of looking "protected".
+  if (Object.values(prompt.preview).some((field) => field?.includes('[redacted]') === true)) {
+    lines.push('  (part of this target was redacted as secret-shaped: you cannot see all of it)');
+  }
   lines.push(
     'Allow?  [y] once  [t] always for this target  [a] always for this tool  [n] no  [r] no, with a reason',
   );
