@@ -25,6 +25,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     });
+  program.addHelpText(
+    'after',
+    [
+      '',
+      'Exit codes: 0 ok, 1 tool failed, 2 usage/config error, 3 denied, 4 invalid args or',
+      'unknown tool, 5 unavailable here, 130 cancelled (Ctrl-C).',
+      'Config: toolhost.config.json in the root (--config to choose); flags override it.',
+    ].join('\n'),
+  );
   registerCall(program, io, setExit);
   registerTools(program, io, setExit);
   registerExplain(program, io, setExit);
