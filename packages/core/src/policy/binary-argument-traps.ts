@@ -275,7 +275,7 @@ function findNpmTrap(args: readonly string[]): string | undefined {
       cache: 'npm:--cache',
     },
     shortTraps: { C: 'npm:-C', c: 'npm:-c' },
-    longValues: new Set(['workspace', 'tag', 'registry', 'loglevel', 'w']),
+    // No value skipping: nopt leaves an option-looking next argument to be parsed as an option.
     safeLong: new Set(['global']),
   });
   if (scan.trap !== undefined) return scan.trap;

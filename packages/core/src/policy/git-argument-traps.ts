@@ -194,24 +194,11 @@ const SHORT_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
 // Exact options that are prefixes of a trap: an exact match wins in parse-options.
 const SAFE_LONG: ReadonlySet<string> = new Set(['text']);
 
-// Long options whose value may be the next argument; only these are skipped as values.
-const LONG_VALUES: ReadonlySet<string> = new Set([
-  'grep',
-  'author',
-  'committer',
-  'message',
-  'format',
-  'pretty',
-  'since',
-  'until',
-  'after',
-  'before',
-  'max-count',
-  'skip',
-  'branch',
-  'depth',
-  'origin',
-]);
+// Long options that always take the next argument as their value (git consumes it even when it
+// starts with `-`), so it is skipped rather than scanned. Only options that take a separate value
+// in every subcommand belong here: a wrong entry would hide the option after it (`--format` has
+// no separate form, so `git log --format --output=x` still writes the file).
+const LONG_VALUES: ReadonlySet<string> = new Set(['grep', 'author', 'committer', 'message']);
 
 /** True when a git long option name (no dashes) selects a trap; used by the tests. */
 export function isGitLongTrap(name: string): boolean {
