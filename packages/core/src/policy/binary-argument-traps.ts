@@ -178,7 +178,7 @@ const FIND_VALUE_PRIMARIES: ReadonlySet<string> = new Set(
   `-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -type -xtype
   -user -group -uid -gid -perm -size -newer -anewer -cnewer -mtime -mmin -atime -amin -ctime
   -cmin -used -links -inum -samefile -maxdepth -mindepth -printf -regextype -context -fstype
-  -files0-from -D -O`
+  -files0-from`
     .split(/\s+/)
     .filter((word) => word !== ''),
 );
