@@ -11,6 +11,7 @@ import {
 } from '@toolhost/core';
 import type { DurableMediaPart, ToolDispatchContext, Untrusted } from '@toolhost/core';
 import { createSandbox } from './fs/test-support/sandbox.js';
+import type { NodeMediaStore } from './media-store/create-media-store.js';
 import type { Sandbox } from './fs/test-support/sandbox.js';
 
 describe('createNodeToolHost', () => {
@@ -74,6 +75,25 @@ describe('createNodeToolHost', () => {
     expect(plain.content).toBe('PLAIN');
     await expect(secret).rejects.toMatchObject({ reason: 'protected_path' });
     await expect(box.fs.readFile({ path: '/proc/self/environ' })).rejects.toMatchObject({
+      reason: 'protected_path',
+    });
+  });
+
+  it('keeps a state directory inside the root on both floors', async () => {
+    box = await createSandbox(({ sandbox }) => ({ stateDir: path.join(sandbox, 'app', 'state') }));
+    const stored = await (box.host.media as NodeMediaStore).put(new Uint8Array([1, 2, 3]), {
+      mimeType: 'application/octet-stream',
+      scopes: [],
+    });
+    const object = path.join(box.root, 'state', 'media', `${stored.handle.slice(15)}.bin`);
+
+    const listing = await box.fs.listDirectory({ path: '.', recursive: true });
+
+    expect(listing.entries).toEqual([]);
+    await expect(box.fs.readFile({ path: object })).rejects.toMatchObject({
+      reason: 'protected_path',
+    });
+    await expect(box.fs.writeFile({ path: 'state/x.txt', content: 'x' })).rejects.toMatchObject({
       reason: 'protected_path',
     });
   });

@@ -17,13 +17,13 @@ const PAGE_CHUNK_BYTES = 64 * 1024;
 export function createReadFile(jail: Jail, media: NodeMediaStore) {
   const readOne = async (
     request: FsReadRequest,
-    media: NodeMediaStore | undefined,
+    store: NodeMediaStore | undefined,
     signal?: AbortSignalLike,
   ): Promise<FileRead> => {
     const opened = await jail.openForRead(TOOL_ID, request.path, 'file');
     try {
       throwIfAborted(TOOL_ID, signal);
-      return await readOpened(opened, request, media);
+      return await readOpened(opened, request, store);
     } finally {
       await opened.handle.close();
     }
