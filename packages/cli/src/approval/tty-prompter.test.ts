@@ -81,4 +81,14 @@ describe('createTtyPrompter', () => {
 
     expect(text).not.toContain('redacted');
   });
+
+  it('prints a hostile target inert: no escape sequence, no extra line', () => {
+    const text = renderPrompt({
+      ...prompt,
+      preview: { command: 'rm -rf ~\x1b[2K\r\n  command: ls' },
+    });
+
+    expect(text).not.toContain('\x1b');
+    expect(text).toContain('command: rm -rf ~^[[2K^M^J  command: ls');
+  });
 });

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { AbortSignalLike } from '@toolhost/core';
+import { sanitizeLineForTerminal } from '../terminal/sanitize-for-terminal.js';
 import type { ApprovalAnswer, ApprovalPrompt, ApprovalPrompter } from './approval-prompter.js';
 
 /** Streams the prompt talks through: stderr for the question, stdin for the answer. */
@@ -44,9 +45,12 @@ export function createTtyPrompter(streams: PromptStreams): ApprovalPrompter {
 /** The prompt text; exported for the unit test. */
 export function renderPrompt(prompt: ApprovalPrompt): string {
   const lines = [`\ntoolhost: ${prompt.toolId} wants to ${ACTION_LABELS[prompt.action]}`];
-  if (prompt.preview.path !== undefined) lines.push(`  path:    ${prompt.preview.path}`);
-  if (prompt.preview.command !== undefined) lines.push(`  command: ${prompt.preview.command}`);
-  if (prompt.preview.host !== undefined) lines.push(`  host:    ${prompt.preview.host}`);
+  // The target is model-controlled: an escape sequence or a newline in it could redraw the
+  // prompt to show something harmless, so it is printed inert.
+  const { path, command, host } = prompt.preview;
+  if (path !== undefined) lines.push(`  path:    ${sanitizeLineForTerminal(path)}`);
+  if (command !== undefined) lines.push(`  command: ${sanitizeLineForTerminal(command)}`);
+  if (host !== undefined) lines.push(`  host:    ${sanitizeLineForTerminal(host)}`);
   if (prompt.note !== undefined) lines.push(`  (${prompt.note})`);
   // A model can shape a target so the scrub hides it; say so instead of looking "protected".
   if (Object.values(prompt.preview).some((field) => field?.includes('[redacted]') === true)) {

@@ -20,6 +20,7 @@ import {
 import { printFailure } from './print-failure.js';
 import { readCallArgs } from './read-call-args.js';
 import { safeToolName } from './safe-tool-name.js';
+import { sanitizeForTerminal } from '../terminal/sanitize-for-terminal.js';
 import { trapInterrupts } from './trap-interrupts.js';
 
 interface CallOptions extends PolicyOptionValues {
@@ -198,7 +199,9 @@ function renderForHumans(io: CliIo, result: unknown): string {
   return JSON.stringify(result, null, 2);
 }
 
-function writeLine(stream: NodeJS.WritableStream, text: string): void {
+// Tool output is untrusted: on a terminal its control characters are shown, never obeyed.
+function writeLine(stream: NodeJS.WriteStream, text: string): void {
   if (text === '') return;
-  stream.write(text.endsWith('\n') ? text : `${text}\n`);
+  const safe = stream.isTTY === true ? sanitizeForTerminal(text) : text;
+  stream.write(safe.endsWith('\n') ? safe : `${safe}\n`);
 }
