@@ -140,6 +140,7 @@ describe('findArgumentTrap traps', () => {
     ['upper-case launcher', ['BASH', '-c', 'x']],
     ['windows launcher name', ['cmd.exe', '/c', 'x']],
     ['empty command', ['']],
+    ['a command carrying its own arguments', ['git -c core.pager=sh', 'log']],
   ])('refuses %s', (_case, argv) => {
     expect(findArgumentTrap(argv)).toBeDefined();
   });

@@ -10,6 +10,9 @@ import { findGitTrap } from './git-argument-traps.js';
 export function findArgumentTrap(argv: readonly string[]): string | undefined {
   const [command, ...args] = argv;
   if (command === undefined || command === '') return 'empty_command';
+  // A program name with whitespace cannot be the binary the glob author had in mind: the joined
+  // target would read as that binary plus arguments the floor never saw as such.
+  if (/\s/.test(command)) return 'command_with_whitespace';
   const binary = basename(command);
   // Shells, launchers and interpreters run whatever their arguments say; a glob never allows them.
   if (LAUNCHERS.has(binary) || /^(python|pypy|ruby|perl|php|lua|node)[0-9.]*$/.test(binary)) {
