@@ -122,6 +122,15 @@ export async function explainCall(
   }
   const tool = registry.get(toolId);
   const steps: ExplainStep[] = [];
+  if (tool === undefined && toolId.startsWith('mcp_') && toolId !== 'mcp_call') {
+    // Discovering an MCP tool means starting its server: an effect a dry run must not have.
+    steps.push({
+      step: 'resolve',
+      status: 'fail',
+      detail: 'MCP tools are known only after starting their server, which explain never does',
+    });
+    return { steps, exitCode: EXIT_CODES.usage };
+  }
   if (tool === undefined || failure instanceof UnknownToolError) {
     steps.push({ step: 'resolve', status: 'fail', detail: 'no registered tool has this exact id' });
     return { steps, exitCode: EXIT_CODES.invalidArgs };
