@@ -4,6 +4,7 @@ import { ToolExecutionError, ToolPolicyError } from '@toolhost/core';
 import type { AbortSignalLike, FileRead } from '@toolhost/core';
 import { throwIfAborted, toFsError } from './fs-error.js';
 import type { Jail } from './jail.js';
+import { MAX_SCANNED_ENTRIES } from './list-directory.js';
 import { walkTree } from './walk-tree.js';
 
 const TOOL_ID = 'read_file';
@@ -12,8 +13,6 @@ const TOOL_ID = 'read_file';
 export type ReadText = (file: string, signal?: AbortSignalLike) => Promise<FileRead>;
 /** Spec §4: the most files one glob read returns. */
 export const MAX_GLOB_MATCHES = 200;
-// A glob over a huge tree stops scanning here instead of walking it all.
-const MAX_SCANNED_ENTRIES = 100_000;
 const MAX_GLOB_BYTES = 8 * 1024 * 1024;
 
 /**

@@ -12,6 +12,8 @@ import { walkTree } from './walk-tree.js';
 const TOOL_ID = 'list_directory';
 /** Spec §4: the most entries one listing returns. */
 export const MAX_LIST_ENTRIES = 1000;
+/** The most entries one listing (or glob read) looks at before it stops and says it cut. */
+export const MAX_SCANNED_ENTRIES = 100_000;
 
 /** `list_directory`: a jailed, floor-filtered listing that never follows a symlinked directory. */
 export function createListDirectory(jail: Jail) {
@@ -27,12 +29,19 @@ export function createListDirectory(jail: Jail) {
       const directory = await jail.openForRead(TOOL_ID, request.path, 'directory');
       const entries: DirectoryEntry[] = [];
       let truncated = false;
+      let scanned = 0;
       try {
         await walkTree(jail, directory, {
           toolId: TOOL_ID,
           recursive: request.recursive === true,
           signal,
           visit(entry) {
+            scanned += 1;
+            // A glob that matches little would otherwise walk a huge tree to the end.
+            if (scanned > MAX_SCANNED_ENTRIES) {
+              truncated = true;
+              return false;
+            }
             if (matches !== undefined && !matches(entry.relative)) return true;
             if (entries.length === MAX_LIST_ENTRIES) {
               truncated = true;
