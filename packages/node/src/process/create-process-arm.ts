@@ -51,10 +51,21 @@ export interface ContainmentDescription {
   readonly budgets: 'prlimit' | 'unenforced' | 'none_configured';
 }
 
+/** Spec §4: default wall-clock budget of a command. */
 export const DEFAULT_PROCESS_TIMEOUT_MS = 30_000;
+/** Spec §4: no configuration may lift a command's budget past 10 minutes. */
 export const MAX_PROCESS_TIMEOUT_MS = 600_000;
+/** Spec §4: between SIGTERM and SIGKILL. */
 export const DEFAULT_KILL_GRACE_MS = 2_000;
+/** In-memory capture per stream; the rest of the stream is spilled. */
 export const DEFAULT_MAX_BUFFER_BYTES = 1024 * 1024;
+
+const CONTAINMENTS: readonly ContainmentPreference[] = [
+  'auto',
+  'pid-namespace',
+  'proc-walk',
+  'process-group',
+];
 
 /** Builds the process arm; options are normalised here once and never re-checked per call. */
 export function createProcessArm(options: ProcessArmOptions): ProcessArm {
@@ -132,12 +143,17 @@ function resolveProcessArmOptions(options: ProcessArmOptions) {
   } = options;
   if (!path.isAbsolute(options.root))
     throw new TypeError('toolhost: process root must be absolute');
-  if (!(timeoutMs > 0) || !(maxTimeoutMs >= timeoutMs)) {
+  if (!(timeoutMs > 0) || !(maxTimeoutMs >= timeoutMs) || maxTimeoutMs > MAX_PROCESS_TIMEOUT_MS) {
     throw new TypeError(
-      'toolhost: process timeouts must be positive and timeoutMs <= maxTimeoutMs',
+      'toolhost: process timeouts must be positive, timeoutMs <= maxTimeoutMs <= 10 minutes',
     );
   }
   if (!(killGraceMs >= 0)) throw new TypeError('toolhost: killGraceMs must not be negative');
+  if (!CONTAINMENTS.includes(containment)) {
+    throw new TypeError(
+      'toolhost: containment must be auto, pid-namespace, proc-walk or process-group',
+    );
+  }
   if (!(maxBufferBytes >= 1024)) throw new TypeError('toolhost: maxBufferBytes must be >= 1024');
   const { cpuSeconds, addressSpaceBytes } = options.budgets ?? {};
   if (cpuSeconds !== undefined && !(Number.isInteger(cpuSeconds) && cpuSeconds > 0)) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ToolCancelledError } from '@toolhost/core';
-import { createProcessArm, type ProcessArm } from './create-process-arm.js';
+import { createProcessArm, type ProcessArm, type ProcessArmOptions } from './create-process-arm.js';
 import { createSpillOpener } from './create-spill-opener.js';
 import { detectContainment, type ContainmentMode } from './detect-containment.js';
 
@@ -233,6 +233,18 @@ describe('spawn lifecycle', () => {
       expect(result.exitCode === 0).toBe(false);
     },
   );
+
+  it.each([
+    ['a relative root', { root: 'app' }],
+    ['a timeout past 10 minutes', { maxTimeoutMs: 600_001 }],
+    ['a negative grace', { killGraceMs: -1 }],
+    ['an unknown containment', { containment: 'none' }],
+    ['a fractional CPU budget', { budgets: { cpuSeconds: 0.5 } }],
+  ])('refuses %s at creation', (_case, bad) => {
+    const create = (): unknown => createProcessArm({ root, ...bad } as ProcessArmOptions);
+
+    expect(create).toThrow(TypeError);
+  });
 
   it('says when budgets are configured but cannot be enforced, and when none are', async () => {
     const withBudgets = createProcessArm({ root, budgets: { cpuSeconds: 5 } });
