@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findArgumentTrap } from './argument-traps.js';
 
@@ -192,5 +193,53 @@ describe('findArgumentTrap near-misses', () => {
     ['an unknown binary', ['ls', '-la', '--color=never']],
   ])('passes %s', (_case, argv) => {
     expect(findArgumentTrap(argv)).toBeUndefined();
+  });
+});
+
+describe('findArgumentTrap properties', () => {
+  const safe = fc.constantFrom(
+    '--oneline',
+    '--stat',
+    '-p',
+    '--all',
+    'HEAD',
+    'main',
+    '-n5',
+    '--no-ext-diff',
+  );
+  const trap = fc.constantFrom(
+    '--output=/tmp/x',
+    '--outp=/tmp/x',
+    '--ext-diff',
+    '--textconv',
+    '--no-index',
+    '--exec=x',
+    '--upload-pack=x',
+    '--open-files-in-pager=x',
+  );
+
+  it('finds a git trap wherever it sits among harmless options and operands', () => {
+    fc.assert(
+      fc.property(
+        fc.array(safe, { maxLength: 6 }),
+        trap,
+        fc.array(safe, { maxLength: 6 }),
+        (before, option, after) => {
+          expect(findArgumentTrap(['git', 'log', ...before, option, ...after])).toBeDefined();
+        },
+      ),
+    );
+  });
+
+  it('treats anything after -- as data', () => {
+    fc.assert(
+      fc.property(
+        fc.array(safe, { maxLength: 6 }),
+        fc.array(fc.oneof(trap, fc.string()), { maxLength: 6 }),
+        (before, data) => {
+          expect(findArgumentTrap(['git', 'log', ...before, '--', ...data])).toBeUndefined();
+        },
+      ),
+    );
   });
 });
