@@ -88,3 +88,18 @@ describe('write_file', () => {
     expect(await readdir(box.root)).toEqual([]);
   });
 });
+
+describe('write_file on a special file', () => {
+  it('refuses to append to a FIFO before opening it', async () => {
+    const box = await createSandbox();
+    try {
+      if (spawnSync('mkfifo', [path.join(box.root, 'pipe')]).status !== 0) return;
+
+      const attempt = box.fs.writeFile({ path: 'pipe', content: 'x', append: true });
+
+      await expect(attempt).rejects.toMatchObject({ reason: 'unsupported_file_type' });
+    } finally {
+      await box.close();
+    }
+  });
+});

@@ -84,7 +84,9 @@ async function replace(
 }
 
 async function append(directory: DirectoryRef, name: string, data: Buffer): Promise<void> {
-  // O_NONBLOCK: a FIFO at the name fails (ENXIO) instead of hanging the host.
+  // Opening a device for writing can act on it, so look first; the descriptor is checked again.
+  checkExisting(directory, name);
+  // O_NONBLOCK: a FIFO swapped in since fails (ENXIO) instead of hanging the host.
   const handle = await open(
     childPath(directory, name),
     O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK,
