@@ -1,0 +1,90 @@
+import type { BinaryTrapCheck } from './binary-argument-traps.js';
+import { scanOptions } from './scan-options.js';
+
+// npm's nopt expands abbreviations and accepts `-long` as a long option.
+/** The npm trap check. */
+export function findNpmTrap(args: readonly string[]): string | undefined {
+  const scan = scanOptions(args, {
+    abbreviations: true,
+    singleDashLong: true,
+    longTraps: {
+      prefix: 'npm:--prefix',
+      'script-shell': 'npm:--script-shell',
+      userconfig: 'npm:--userconfig',
+      globalconfig: 'npm:--globalconfig',
+      'node-options': 'npm:--node-options',
+      shell: 'npm:--shell',
+      call: 'npm:--call',
+      git: 'npm:--git',
+      editor: 'npm:--editor',
+      browser: 'npm:--browser',
+      viewer: 'npm:--viewer',
+      'init-module': 'npm:--init-module',
+      'onload-script': 'npm:--onload-script',
+      cache: 'npm:--cache',
+    },
+    shortTraps: { C: 'npm:-C', c: 'npm:-c' },
+    // No value skipping: nopt leaves an option-looking next argument to be parsed as an option.
+    safeLong: new Set(['global']),
+  });
+  if (scan.trap !== undefined) return scan.trap;
+  const operands = scan.operands.filter((operand) => !operand.afterEnd).map((o) => o.value);
+  const [command, sub] = operands;
+  if (command === undefined) return undefined;
+  if (NPM_TRAP_COMMANDS.has(command)) return `npm:${command}`;
+  if (
+    (command === 'config' || command === 'c') &&
+    sub !== 'get' &&
+    sub !== 'list' &&
+    sub !== 'ls'
+  ) {
+    return 'npm:config-write';
+  }
+  return undefined;
+}
+
+const NPM_TRAP_COMMANDS: ReadonlySet<string> = new Set([
+  'exec',
+  'x',
+  'explore',
+  'edit',
+  'set',
+  'init',
+  'create',
+  'innit',
+]);
+
+/** The pnpm / yarn trap check: their one-shot runners and config options. */
+export function findPackageRunnerTrap(binary: string): BinaryTrapCheck {
+  return (args) => {
+    const first = args.find((arg) => !arg.startsWith('-'));
+    if (first === 'dlx' || first === 'exec' || first === 'create' || first === 'x') {
+      return `${binary}:${first}`;
+    }
+    return args.some((arg) => /^--(config|global-folder|prefix|script-shell)/.test(arg))
+      ? `${binary}:config-option`
+      : undefined;
+  };
+}
+
+/** The docker / podman trap check: running or building anything is a launcher. */
+export function findContainerTrap(binary: string): BinaryTrapCheck {
+  return (args) => {
+    if (args.some((arg) => /^(-H|--host|--config|--context)/.test(arg)))
+      return `${binary}:host-option`;
+    const first = args.find((arg) => !arg.startsWith('-'));
+    return first !== undefined && CONTAINER_TRAPS.has(first) ? `${binary}:${first}` : undefined;
+  };
+}
+
+const CONTAINER_TRAPS: ReadonlySet<string> = new Set([
+  'run',
+  'exec',
+  'create',
+  'build',
+  'compose',
+  'cp',
+  'start',
+  'plugin',
+  'buildx',
+]);
