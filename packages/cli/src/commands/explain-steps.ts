@@ -119,6 +119,7 @@ function domainStep(
   };
 }
 
+/** The lexical fs floor line; true when it refuses. */
 export function fsStep(
   tool: AnyToolDef,
   target: PolicyTarget | undefined,
@@ -139,6 +140,7 @@ export function fsStep(
   return !verdict.allowed;
 }
 
+/** What the configured mode would decide, asked of the real confirm hook with a stand-in human. */
 export async function approvalStep(
   tool: AnyToolDef,
   request: ToolApprovalRequest | undefined,
