@@ -1,8 +1,10 @@
 import type { BinaryTrapCheck } from './binary-argument-traps.js';
 import { scanOptions } from './scan-options.js';
 
-// npm's nopt expands abbreviations and accepts `-long` as a long option.
-/** The npm trap check. */
+/**
+ * The npm trap check.
+ * npm's nopt expands abbreviations and accepts `-long` as a long option.
+ */
 export function findNpmTrap(args: readonly string[]): string | undefined {
   const scan = scanOptions(args, {
     abbreviations: true,

@@ -1,7 +1,9 @@
 import type { BinaryTrapCheck } from './binary-argument-traps.js';
 
-// OpenSSH: `-o Key=value` / `-oKey value`, keys case-insensitive; several keys run commands.
-/** The ssh / scp / sftp trap check. */
+/**
+ * The ssh / scp / sftp trap check.
+ * OpenSSH: `-o Key=value` / `-oKey value`, keys case-insensitive; several keys run commands.
+ */
 export function findSshTrap(binary: string): BinaryTrapCheck {
   return (args) => findSshTrapIn(binary, args);
 }
@@ -54,9 +56,11 @@ const SSH_TRAP_KEYS: ReadonlySet<string> = new Set([
 ]);
 const SSH_VALUE_LETTERS: ReadonlySet<string> = new Set('bcDEeiJLlmOpQRWwBPr'.split(''));
 
-// curl reads local files into a request (`-d @file`, `-F f=@file`, `-H @file`, `-b file`): with a
-// glob-allowed curl that is an exfiltration channel around the fs jail.
-/** Adds curl's local-file reads to a curl trap check. */
+/**
+ * Adds curl's local-file reads to a curl trap check.
+ * curl reads local files into a request (`-d @file`, `-F f=@file`, `-H @file`, `-b file`): with a
+ * glob-allowed curl that is an exfiltration channel around the fs jail.
+ */
 export function withLocalFileCheck(check: BinaryTrapCheck): BinaryTrapCheck {
   return (args) => check(args) ?? findCurlLocalFile(args);
 }

@@ -1,9 +1,11 @@
 import { scanOptions, type OptionGrammar } from './scan-options.js';
 
-// GNU tar: the first argument may be a bundle of letters without a dash (`tar czf a.tgz src`),
-// getopt_long takes prefixes (`--to-com=…`), and an archive named `host:file` runs a remote
-// shell (rsh/ssh) unless `--force-local`.
-/** The tar trap check (GNU and bsdtar option forms). */
+/**
+ * The tar trap check (GNU and bsdtar option forms).
+ * GNU tar: the first argument may be a bundle of letters without a dash (`tar czf a.tgz src`),
+ * getopt_long takes prefixes (`--to-com=…`), and an archive named `host:file` runs a remote shell
+ * (rsh/ssh) unless `--force-local`.
+ */
 export function findTarTrap(args: readonly string[]): string | undefined {
   const rest = [...args];
   const first = rest[0];
