@@ -92,4 +92,20 @@ describe('toolhost: usage and configuration', () => {
     expect(run.stdout).toContain('list_directory');
     expect(run.stdout).not.toContain('read_file');
   });
+
+  it('reads --config from another place and names it as typed in errors', async () => {
+    await ws.write('../elsewhere.json', '{"tools": ["list_directory"]}');
+    await ws.write('../broken.json', '{"tools": 7}');
+
+    const good = await runCli(['tools', '--config', '../elsewhere.json', ...ws.stateFlags], {
+      cwd: ws.root,
+    });
+    const bad = await runCli(['tools', '--config', '../broken.json', ...ws.stateFlags], {
+      cwd: ws.root,
+    });
+
+    expect(good.stdout.trim().split(/\s+/)[0]).toBe('list_directory');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('../broken.json: field "tools"');
+  });
 });
