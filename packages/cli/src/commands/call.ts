@@ -5,6 +5,7 @@ import {
   type AnyToolDef,
   type DurableMediaPart,
 } from '@toolhost/core';
+import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { openAuditLog, type AuditLog } from '../audit/audit-log.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -54,24 +55,23 @@ async function runCall(
   const settings = settingsFromOptions(options, io);
   const args = await readCallArgs(rawArgs, io.stdin);
   const interaction = detectInteraction(io, { json, stdinUsed: rawArgs === '-' });
+  // The audit log opens first: a bad path is a usage error before any host or server exists.
+  const runId = randomUUID();
+  const audit =
+    options.auditLog === undefined
+      ? undefined
+      : openAuditLog({ file: options.auditLog, runId, scrub: redactSecretShapedText });
   const interrupts = trapInterrupts(io);
   try {
     const session = await openSession({
       settings,
+      runId,
       ...(interaction.prompter === undefined
         ? { nonInteractiveReason: interaction.reason }
         : { prompter: interaction.prompter }),
       ...(json || io.stderr.isTTY !== true ? {} : { progress: io.stderr }),
       gateApproved: options.gateApproved === true,
     });
-    const audit =
-      options.auditLog === undefined
-        ? undefined
-        : openAuditLog({
-            file: options.auditLog,
-            runId: session.runId,
-            scrub: redactSecretShapedText,
-          });
     try {
       return await dispatchOnce({
         session,
@@ -83,11 +83,11 @@ async function runCall(
         signal: interrupts.signal,
       });
     } finally {
-      audit?.close();
       await session.close();
     }
   } finally {
     interrupts.dispose();
+    audit?.close();
   }
 }
 
