@@ -140,4 +140,21 @@ describe('toolhost call: audit log and non-interactive approval', () => {
     expect(config.code).toBe(3);
     expect(existsSync(join(ws.root, 'toolhost.config.json'))).toBe(false);
   });
+
+  it('exits 2 before running anything when the audit log cannot be opened', async () => {
+    const run = await call([
+      'write_file',
+      '{"path":"out.txt","content":"x"}',
+      '--tools',
+      'write_file',
+      '--mode',
+      'auto',
+      '--audit-log',
+      join(ws.root, 'missing-dir', 'audit.jsonl'),
+    ]);
+
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cannot open the audit log (ENOENT)');
+    expect(existsSync(join(ws.root, 'out.txt'))).toBe(false);
+  });
 });
