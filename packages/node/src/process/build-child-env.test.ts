@@ -8,13 +8,22 @@ describe('buildChildEnv', () => {
       {},
     );
 
-    expect(env).toEqual({
+    expect({ ...env }).toEqual({
       PATH: '/usr/bin',
       HOME: '/home/u',
       PAGER: 'cat',
       GIT_PAGER: 'cat',
       GIT_TERMINAL_PROMPT: '0',
     });
+  });
+
+  it('keeps a declared __proto__ as a plain variable', () => {
+    const declared = JSON.parse('{"__proto__": "x"}') as Record<string, string>;
+
+    const env = buildChildEnv({}, declared);
+
+    expect(Object.getPrototypeOf(env)).toBeNull();
+    expect(Object.keys(env)).toContain('__proto__');
   });
 
   it('drops empty and relative PATH entries', () => {

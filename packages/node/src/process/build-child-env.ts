@@ -29,7 +29,8 @@ export function buildChildEnv(
   declaredEnv: Readonly<Record<string, string>>,
   toolId = 'run_command',
 ): Record<string, string> {
-  const env: Record<string, string> = {};
+  // No prototype: a declared `__proto__` is a (harmless) variable, not a prototype write.
+  const env = Object.create(null) as Record<string, string>;
   for (const name of BASE_ENV_NAMES) {
     const value = hostEnv[name];
     if (value !== undefined) env[name] = name === 'PATH' ? absoluteEntries(value) : value;
