@@ -197,8 +197,12 @@ export async function createJail(options: JailOptions): Promise<Jail> {
     },
 
     displayName(real) {
+      if (real === root) return '.';
       if (!isInside(root, real)) return real;
-      return path.relative(root, real).split(path.sep).join('/') || '.';
+      // A plain slice: every path here is already absolute and normalised, and a listing names
+      // a thousand entries.
+      const relative = real.slice(root.endsWith(path.sep) ? root.length : root.length + 1);
+      return path.sep === '/' ? relative : relative.split(path.sep).join('/');
     },
 
     async close() {
