@@ -5,6 +5,7 @@ const context = {
   root: '/w/app',
   configFile: '/w/app/toolhost.config.json',
   stateDir: '/home/u/.local/state/toolhost',
+  files: ['/w/app/logs/audit.jsonl'],
 };
 
 describe('isProtectedPath', () => {
@@ -21,6 +22,7 @@ describe('isProtectedPath', () => {
     ['a shell startup file', 'sub/.bashrc'],
     ['an env file', '.env.local'],
     ['a NUL byte', 'a\0b'],
+    ['the audit log', 'logs/audit.jsonl'],
   ])('protects %s', (_case, target) => {
     expect(isProtectedPath(target, context)).toBe(true);
   });

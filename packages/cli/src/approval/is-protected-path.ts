@@ -5,6 +5,8 @@ export interface ProtectedPathContext {
   readonly root: string;
   readonly configFile?: string;
   readonly stateDir?: string;
+  /** Further files no tool may change unasked, e.g. this run's audit log. */
+  readonly files?: readonly string[];
 }
 
 // Names whose modification changes what runs next (VCS hooks, CI, shells, credentials): `auto`
@@ -57,6 +59,7 @@ export function isProtectedPath(target: string, context: ProtectedPathContext): 
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return true;
   if (context.configFile !== undefined && samePath(resolved, context.configFile)) return true;
   if (context.stateDir !== undefined && isWithin(resolved, context.stateDir)) return true;
+  if (context.files?.some((file) => samePath(resolved, file)) === true) return true;
   const components = relative.split(path.sep).map(normaliseComponent);
   const basename = components.at(-1) ?? '';
   if (components.some((component) => PROTECTED_COMPONENTS.has(component))) return true;

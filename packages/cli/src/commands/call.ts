@@ -6,6 +6,8 @@ import {
   type DurableMediaPart,
 } from '@toolhost/core';
 import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { openAuditLog, type AuditLog } from '../audit/audit-log.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -71,6 +73,10 @@ async function runCall(
         : { prompter: interaction.prompter }),
       ...(json || io.stderr.isTTY !== true ? {} : { progress: io.stderr }),
       gateApproved: options.gateApproved === true,
+      // Append-only means no tool rewrites it either: a write there always needs a human.
+      ...(options.auditLog === undefined
+        ? {}
+        : { protectedFiles: [realpathSync(path.resolve(io.cwd, options.auditLog))] }),
     });
     try {
       return await dispatchOnce({

@@ -29,6 +29,8 @@ export interface SessionOptions {
   readonly nonInteractiveReason?: string;
   /** A TTY stream for the elapsed-time display of long commands. */
   readonly progress?: NodeJS.WriteStream;
+  /** Files a write must never reach unasked (the audit log), on top of the built-in list. */
+  readonly protectedFiles?: readonly string[];
   /** The human invoking the CLI is the gate for `requiresGateApproval` tools. */
   readonly gateApproved?: boolean;
 }
@@ -99,6 +101,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       root: settings.root,
       stateDir: settings.stateDir,
       configFile: settings.configFile,
+      ...(options.protectedFiles === undefined ? {} : { files: options.protectedFiles }),
     },
     cache: new ApprovalCache(),
   });
