@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 import { main } from './main.js';
 
+// `toolhost tools | head -1`: a reader that went away is not an error worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 const code = await main(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,
@@ -8,6 +14,7 @@ const code = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
 });
+process.exitCode = code;
 // Exit explicitly once stdout has drained: a paused stdin or a lingering handle must not keep a
 // finished command alive.
 process.stdout.write('', () => process.exit(code));
