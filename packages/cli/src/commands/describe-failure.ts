@@ -21,6 +21,8 @@ export interface FailureReport {
   readonly userReason?: string;
   readonly fields?: readonly string[];
   readonly hint?: string;
+  /** A tool-reported error text, redacted and bounded by the engine. */
+  readonly detail?: string;
 }
 
 /** Maps anything a command threw to its report; an unknown throw is an internal failure. */
@@ -58,7 +60,13 @@ function detail(error: ToolDispatchError): Partial<FailureReport> {
     };
   }
   if (error instanceof ToolArgsInvalidError) return { fields: error.fields };
-  if (error instanceof ToolExecutionError) return { reason: error.reason };
+  if (error instanceof ToolExecutionError) {
+    // `detail` is the tool's own error text (an MCP isError result), already redacted and bounded.
+    return {
+      reason: error.reason,
+      ...(error.detail === undefined ? {} : { detail: error.detail }),
+    };
+  }
   if (error instanceof ToolUnavailableError) {
     return { reason: error.capability, hint: 'this host has no such arm; see `toolhost doctor`' };
   }

@@ -1,3 +1,4 @@
+import { sanitizeForTerminal } from '../terminal/sanitize-for-terminal.js';
 import { printJson, type CliIo } from './cli-io.js';
 import type { FailureReport } from './describe-failure.js';
 
@@ -19,6 +20,8 @@ export function printFailure(
   if (report.fields !== undefined && report.fields.length > 0) {
     lines.push(`  fields: ${report.fields.join(', ')}`);
   }
+  if (report.detail !== undefined) lines.push(`  detail: ${report.detail}`);
   if (report.hint !== undefined) lines.push(`  hint: ${report.hint}`);
-  io.stderr.write(`${lines.join('\n')}\n`);
+  const text = `${lines.join('\n')}\n`;
+  io.stderr.write(io.stderr.isTTY === true ? sanitizeForTerminal(text) : text);
 }
