@@ -6,33 +6,57 @@ export const RUN_TOKEN_ENV = 'TOOLHOST_RUN_TOKEN';
 /**
  * Signals a command's whole tree: its process group, and under `proc-walk` containment every
  * process whose environment carries the run's token (that survives `setsid` and double forks,
- * which leave the group). Never throws: a process that is already gone is the goal.
+ * which leave the group) and every live descendant of those. Never throws: a process that is
+ * already gone is the goal.
  */
 export async function killProcessTree(
   target: { readonly pgid: number | undefined; readonly runToken: string | undefined },
   signal: NodeJS.Signals,
 ): Promise<void> {
+  // Scan before signalling: once a parent dies its children are re-parented and the ancestry
+  // that ties an unmarked descendant to the run is gone.
+  const marked =
+    target.runToken === undefined ? [] : await findMarkedProcesses(target.runToken, target.pgid);
   if (target.pgid !== undefined) signalQuietly(-target.pgid, signal);
-  if (target.runToken !== undefined) {
-    for (const pid of await findMarkedProcesses(target.runToken)) signalQuietly(pid, signal);
-  }
+  for (const pid of marked) signalQuietly(pid, signal);
 }
 
-/** Every live pid (other than this one) whose environment holds `RUN_TOKEN_ENV=token`. */
-export async function findMarkedProcesses(runToken: string): Promise<number[]> {
+/**
+ * Every live pid (other than this one) whose environment holds `RUN_TOKEN_ENV=token`, plus every
+ * descendant of such a process or of `rootPid` (a child started with an empty environment still
+ * has a marked parent while that parent lives).
+ */
+export async function findMarkedProcesses(runToken: string, rootPid?: number): Promise<number[]> {
   const marker = Buffer.from(`${RUN_TOKEN_ENV}=${runToken}\0`);
   const entries = await readdir('/proc').catch(() => [] as string[]);
-  const found = await Promise.all(
+  const processes = await Promise.all(
     entries.map(async (entry) => {
       if (!/^\d+$/.test(entry)) return undefined;
       const pid = Number(entry);
       if (pid === process.pid) return undefined;
       // Another user's process or one that just exited: unreadable, and not ours either way.
-      const environ = await readFile(`/proc/${entry}/environ`).catch(() => undefined);
-      return environ !== undefined && environ.includes(marker) ? pid : undefined;
+      const [environ, stat] = await Promise.all([
+        readFile(`/proc/${entry}/environ`).catch(() => undefined),
+        readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined),
+      ]);
+      // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so parse after the last ')'.
+      const ppid = Number(stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return { pid, ppid, marked: environ?.includes(marker) === true };
     }),
   );
-  return found.filter((pid): pid is number => pid !== undefined);
+  const known = processes.filter((entry) => entry !== undefined);
+  const tree = new Set(known.filter((entry) => entry.marked).map((entry) => entry.pid));
+  if (rootPid !== undefined) tree.add(rootPid);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const entry of known) {
+      if (!tree.has(entry.pid) && tree.has(entry.ppid)) {
+        tree.add(entry.pid);
+        grew = true;
+      }
+    }
+  }
+  return [...tree].filter((pid) => known.some((entry) => entry.pid === pid));
 }
 
 function signalQuietly(pid: number, signal: NodeJS.Signals): void {

@@ -9,6 +9,7 @@ import { createSpillOpener } from './create-spill-opener.js';
 import { detectContainment, type ContainmentMode } from './detect-containment.js';
 
 const TIMEOUT_MS = 400;
+const SLEEP = execFileSync('sh', ['-c', 'command -v sleep'], { encoding: 'utf8' }).trim();
 const GRACE_MS = 500;
 // Scheduling slack on a shared 2-core CI machine; the bound still catches a hung call.
 const SLACK_MS = 2500;
@@ -83,6 +84,20 @@ describe.each(containedModes)('spawn under %s containment', (mode) => {
 
     await expect(attempt).rejects.toBeInstanceOf(ToolCancelledError);
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + GRACE_MS + SLACK_MS);
+    expect(survivors(marker)).toEqual([]);
+  });
+
+  it('kills a setsid descendant that started with an empty environment', async () => {
+    const marker = uniqueSleep();
+
+    const result = await arm.spawn(
+      'sh',
+      ['-c', `setsid env -i ${SLEEP} ${marker} & sleep ${uniqueSleep()}`],
+      {},
+      { timeoutMs: TIMEOUT_MS },
+    );
+
+    expect(result.timedOut).toBe(true);
     expect(survivors(marker)).toEqual([]);
   });
 
