@@ -224,9 +224,14 @@ async function openRoots(options: JailOptions): Promise<JailRoot[]> {
           { path: options.floor.spillDir, writable: false },
         ];
   const roots: JailRoot[] = [];
-  for (const { path: rootPath, writable } of wanted) {
-    const handle = await open(rootPath, DIRECTORY_FLAGS);
-    roots.push({ handle, fd: handle.fd, path: rootPath, writable });
+  try {
+    for (const { path: rootPath, writable } of wanted) {
+      const handle = await open(rootPath, DIRECTORY_FLAGS);
+      roots.push({ handle, fd: handle.fd, path: rootPath, writable });
+    }
+  } catch (error) {
+    await Promise.all(roots.map((opened) => opened.handle.close()));
+    throw error;
   }
   return roots;
 }
