@@ -71,11 +71,41 @@ describe('boundForModel', () => {
     expect(bounded.result).toContain('100 lines');
   });
 
-  it('serialises an over-ceiling object to JSON for the preview', async () => {
-    const bounded = await boundForModel({ stdout: 'z'.repeat(1000) }, { limits: small });
+  it('previews an over-ceiling object with its bulk text raw, so the spill pages by line', async () => {
+    const stdout = Array.from({ length: 100 }, (_, index) => `out ${index}`).join('\n');
 
-    expect((bounded.result as string).startsWith('{"stdout":"zzz')).toBe(true);
+    const outputStore = store();
+
+    const bounded = await boundForModel(
+      { exitCode: 0, stdout },
+      { limits: small, store: outputStore },
+    );
+
+    const preview = bounded.result as string;
+    expect(preview.startsWith('{\n  "exitCode": 0\n}\n===== stdout =====\nout 0\nout 1\n')).toBe(
+      true,
+    );
+    expect(preview).toContain('out 99');
+    const spilled = outputStore.spill.mock.calls.at(-1)?.[0] ?? '';
+    expect(spilled.split('\n')).toHaveLength(1 + 3 + 100);
+  });
+
+  it('previews an over-ceiling array as indented JSON', async () => {
+    const bounded = await boundForModel(
+      Array.from({ length: 100 }, (_, index) => ({ name: `entry-${index}` })),
+      { limits: small },
+    );
+
+    expect((bounded.result as string).startsWith('[\n  {\n    "name": "entry-0"')).toBe(true);
     expect(bounded.result).toContain('full output unavailable (no_output_store)');
+  });
+
+  it('keeps an object whose compact JSON fits even when its rendering would not', async () => {
+    const value = { text: 'a\n'.repeat(100) };
+
+    const bounded = await boundForModel(value, { limits: small });
+
+    expect(bounded).toEqual({ result: value, truncated: false });
   });
 
   it('degrades to a preview when the spill fails', async () => {

@@ -2,6 +2,7 @@ import type { AbortSignalLike } from '../abort-signal-like.js';
 import type { ToolResultLimits } from '../dispatch-context.js';
 import type { SpilledResult, ToolOutputStore } from '../tool-host.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
+import { renderForModel } from './render-for-model.js';
 import { backwardCut, forwardCut, utf8ByteLength } from './utf8.js';
 
 /** Where an over-ceiling result may spill and what may cancel the spill. */
@@ -42,13 +43,21 @@ export function overCeilingText(value: unknown, limits: ToolResultLimits): strin
   if (typeof value === 'string') return fitsText(value, limits) ? undefined : value;
   if (typeof value !== 'object' || value === null) return undefined;
   if (estimateJsonBytes(value, limits.maxBytes, 0) <= limits.maxBytes) return undefined;
+  const text = renderForModel(value);
+  if (text === undefined) return UNSERIALIZABLE;
+  // The compact JSON is at least as long as the raw strings it holds, less the section lines:
+  // a rendering this far over the ceiling is over without building the JSON at all.
+  if (text.length > limits.maxBytes + RENDERING_SLACK) return text;
+  // Near the ceiling, decide on the compact JSON the model would otherwise be handed.
   const json = safeStringify(value);
   if (json === undefined) return UNSERIALIZABLE;
-  // Every code unit is at least one byte: a long JSON text is over without measuring it.
-  if (json.length > limits.maxBytes) return json;
-  // Compact JSON escapes every newline, so only its bytes can exceed the ceiling.
-  return utf8ByteLength(json) <= limits.maxBytes ? undefined : json;
+  return json.length <= limits.maxBytes && utf8ByteLength(json) <= limits.maxBytes
+    ? undefined
+    : text;
 }
+
+// Generous room for the `===== key =====` lines and indentation a rendering adds over JSON.
+const RENDERING_SLACK = 4096;
 
 /** Builds the preview + marker for an over-ceiling text, spilling the full text first. */
 export async function truncate(

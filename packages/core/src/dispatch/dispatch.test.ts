@@ -113,7 +113,8 @@ describe('dispatch: the outcome', () => {
 
     expect(outcome.output).toEqual({ out: big, code: 0 });
     expect(outcome.truncated).toBe(true);
-    expect(outcome.spill).toEqual({ ref: '/spill/1.txt', byteLength: 200_026 });
+    // The bulk string is spilled raw after the small fields: `{\n  "exitCode": 0\n}` + section line.
+    expect(outcome.spill).toEqual({ ref: '/spill/1.txt', byteLength: 200_039 });
     const result = unwrapUntrusted(outcome.toolResult).result;
     expect(typeof result).toBe('string');
     expect((result as string).length).toBeLessThanOrEqual(51_200);

@@ -1,0 +1,45 @@
+/**
+ * The text an over-ceiling structured result is previewed and spilled as. A result's bulk is
+ * almost always one long string field (`content`, `stdout`, `body`): JSON would escape every
+ * newline into one unpageable line, so such fields become raw `===== key =====` sections after
+ * the remaining fields as indented JSON. The spill then pages by real lines with `read_file`.
+ * Returns `undefined` when the value cannot be serialised (a cycle, a BigInt).
+ */
+export function renderForModel(value: object): string | undefined {
+  if (Array.isArray(value) || !isPlainObject(value)) return stringify(value);
+  const rest: Record<string, unknown> = {};
+  const sections: string[] = [];
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key];
+    if (typeof field === 'string' && isBulkText(field)) {
+      sections.push(`===== ${key} =====\n${field}`);
+    } else {
+      rest[key] = field;
+    }
+  }
+  const head = stringify(rest);
+  if (head === undefined) return undefined;
+  return sections.length === 0 ? head : `${head}\n${sections.join('\n')}`;
+}
+
+// Only text worth reading raw: a multi-line or long string. Short scalars stay in the JSON head.
+function isBulkText(text: string): boolean {
+  return text.length > 256 || text.includes('\n');
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (
+    (prototype === Object.prototype || prototype === null) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
+}
+
+function stringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    // A cycle or a BigInt: the caller gives the model a fixed note instead of a crash.
+    return undefined;
+  }
+}
