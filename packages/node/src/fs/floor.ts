@@ -35,7 +35,8 @@ const READ_PAIRS = new Set([
 
 const PROC_SECRETS = new Set(['environ', 'mem']);
 
-// Spec §3, write floor: VCS internals (hooks run code), shell startup files (run at login).
+// Spec §3, write floor: VCS internals (hooks run code), shell startup files (run at login), and
+// package-manager config an allowed `yarn`/`pnpm` command would obey (a script shell, a hook file).
 const WRITE_COMPONENTS = new Set(['.git', '.ssh']);
 const WRITE_BASENAMES = new Set([
   '.gitconfig',
@@ -60,6 +61,10 @@ const WRITE_BASENAMES = new Set([
   '.xinitrc',
   '.xsession',
   '.pam_environment',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  '.pnpmfile.mjs',
 ]);
 
 // Code points HFS+ ignores in names (git's is_hfs_dotgit list, widened to the Unicode property):
