@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { createWorkspace, type Workspace } from './workspace.js';
@@ -111,6 +113,45 @@ describe('toolhost serve', () => {
       'git_status',
       'list_directory',
       'read_file',
+    ]);
+  });
+
+  it('audits the calls an MCP client makes with --audit-log', async () => {
+    const log = join(ws.root, '..', 'serve-audit.jsonl');
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 't', version: '0' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'read_file', arguments: { path: 'notes.txt' } },
+      },
+    ];
+
+    const result = await runCli(['serve', '--audit-log', log, ...ws.stateFlags], {
+      cwd: ws.root,
+      input: `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`,
+      keepStdinOpenMs: 3_000,
+    });
+
+    expect(result.code).toBe(0);
+    const events = (await readFile(log, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; toolId: string });
+    expect(events.map((event) => [event.event, event.toolId])).toEqual([
+      ['tool_call', 'read_file'],
+      ['tool_result', 'read_file'],
     ]);
   });
 });

@@ -1,15 +1,5 @@
-import {
-  redactSecretShapedText,
-  ToolCancelledError,
-  unwrapUntrusted,
-  type AnyToolDef,
-  type DurableMediaPart,
-} from '@toolhost/core';
-import { randomUUID } from 'node:crypto';
-import { realpathSync } from 'node:fs';
-import path from 'node:path';
+import { ToolCancelledError, unwrapUntrusted, type DurableMediaPart } from '@toolhost/core';
 import type { Command } from 'commander';
-import { openAuditLog, type AuditLog } from '../audit/audit-log.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { openSession, type Session } from '../session/open-session.js';
 import { printJson, type CliIo } from './cli-io.js';
@@ -27,7 +17,6 @@ import { sanitizeForTerminal } from '../terminal/sanitize-for-terminal.js';
 import { trapInterrupts } from './trap-interrupts.js';
 
 interface CallOptions extends PolicyOptionValues {
-  readonly auditLog?: string;
   readonly gateApproved?: boolean;
 }
 
@@ -57,49 +46,28 @@ async function runCall(
   const settings = settingsFromOptions(options, io);
   const args = await readCallArgs(rawArgs, io.stdin);
   const interaction = detectInteraction(io, { json, stdinUsed: rawArgs === '-' });
-  // The audit log opens first: a bad path is a usage error before any host or server exists.
-  const runId = randomUUID();
-  const audit =
-    options.auditLog === undefined
-      ? undefined
-      : openAuditLog({ file: options.auditLog, runId, scrub: redactSecretShapedText });
   const interrupts = trapInterrupts(io);
   try {
     const session = await openSession({
       settings,
-      runId,
       ...(interaction.prompter === undefined
         ? { nonInteractiveReason: interaction.reason }
         : { prompter: interaction.prompter }),
       ...(json || io.stderr.isTTY !== true ? {} : { progress: io.stderr }),
       gateApproved: options.gateApproved === true,
-      // Append-only means no tool rewrites it either: a write there always needs a human.
-      ...(options.auditLog === undefined
-        ? {}
-        : { protectedFiles: [realpathSync(path.resolve(io.cwd, options.auditLog))] }),
     });
     try {
-      return await dispatchOnce({
-        session,
-        audit,
-        toolId,
-        args,
-        json,
-        io,
-        signal: interrupts.signal,
-      });
+      return await dispatchOnce({ session, toolId, args, json, io, signal: interrupts.signal });
     } finally {
       await session.close();
     }
   } finally {
     interrupts.dispose();
-    audit?.close();
   }
 }
 
 interface DispatchInput {
   readonly session: Session;
-  readonly audit: AuditLog | undefined;
   readonly toolId: string;
   readonly args: unknown;
   readonly json: boolean;
@@ -108,19 +76,13 @@ interface DispatchInput {
 }
 
 async function dispatchOnce(input: DispatchInput): Promise<number> {
-  const { session, audit, toolId, args, json, io, signal } = input;
-  const name = safeToolName(toolId);
-  audit?.write('tool_call', {
-    toolId: name,
-    toolInput: projectInput(args, session.registry.get(toolId)),
-  });
-  const context = session.context(toolId, signal, audit);
+  const { session, toolId, args, json, io, signal } = input;
+  const context = session.context(toolId, signal);
   try {
     const outcome = await session.registry.dispatch(
       { id: `call-${session.runId}`, name: toolId, args },
       context,
     );
-    audit?.write('tool_result', { ...outcome.events.result });
     const { result } = unwrapUntrusted(outcome.toolResult);
     const media =
       outcome.mediaAttachments === undefined ? [] : unwrapUntrusted(outcome.mediaAttachments);
@@ -144,23 +106,9 @@ async function dispatchOnce(input: DispatchInput): Promise<number> {
   } catch (error) {
     // Cancel wins: whatever the pipeline threw after an interrupt, the user asked to stop.
     const report = describeFailure(signal.aborted ? new ToolCancelledError(toolId) : error);
-    audit?.write('tool_result', {
-      toolId: name,
-      success: false,
-      errorCode: report.code,
-      ...(report.reason === undefined ? {} : { reason: report.reason }),
-    });
-    printFailure(io, json, report, { runId: session.runId, tool: name });
+    printFailure(io, json, report, { runId: session.runId, tool: safeToolName(toolId) });
     return report.exitCode;
   }
-}
-
-// The audit's tool_call: the caller's arguments minus config-only keys (the pipeline ignores
-// those from a caller); string leaves are scrubbed again by the audit log itself.
-function projectInput(args: unknown, tool: AnyToolDef | undefined): unknown {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
-  const hidden = new Set(tool?.configOnlyParams ?? []);
-  return Object.fromEntries(Object.entries(args).filter(([key]) => !hidden.has(key)));
 }
 
 function summariseMedia(part: DurableMediaPart) {

@@ -24,6 +24,8 @@ export interface PolicyOptionValues {
   readonly maxLines?: number;
   readonly stateDir?: string;
   readonly json?: boolean;
+  /** Only on the commands that dispatch (`call`, `serve`). */
+  readonly auditLog?: string;
 }
 
 /** Adds the config/policy flags; each overrides the config file's value (lists replace). */
@@ -67,6 +69,7 @@ export function settingsFromOptions(options: PolicyOptionValues, io: CliIo): Eff
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     ...(options.maxLines === undefined ? {} : { maxLines: options.maxLines }),
     ...(options.stateDir === undefined ? {} : { stateDir: path.resolve(io.cwd, options.stateDir) }),
+    ...(options.auditLog === undefined ? {} : { auditLog: path.resolve(io.cwd, options.auditLog) }),
   };
   return resolveSettings(root, loaded, flags);
 }

@@ -13,11 +13,13 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
     program
       .command('serve')
       .description('serve the granted tools over MCP (stdio) through the same guardrails'),
-  ).action(async (options: PolicyOptionValues) => {
-    const settings = settingsFromOptions(options, io);
-    // Loaded lazily so `call` and friends never pay for the MCP SDK.
-    const { startMcpServer } = await import('../mcp-server.js');
-    await startMcpServer({ settings, io });
-    setExit(EXIT_CODES.success);
-  });
+  )
+    .option('--audit-log <file>', 'append one JSON line per tool_call / approval / result event')
+    .action(async (options: PolicyOptionValues) => {
+      const settings = settingsFromOptions(options, io);
+      // Loaded lazily so `call` and friends never pay for the MCP SDK.
+      const { startMcpServer } = await import('../mcp-server.js');
+      await startMcpServer({ settings, io });
+      setExit(EXIT_CODES.success);
+    });
 }

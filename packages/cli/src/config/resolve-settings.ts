@@ -32,6 +32,8 @@ export interface SettingsFlags {
   readonly maxBytes?: number;
   readonly maxLines?: number;
   readonly stateDir?: string;
+  /** Absolute path of the audit log to append to (call and serve only). */
+  readonly auditLog?: string;
 }
 
 /** Everything a command runs under: the file's values with the flags on top, all paths absolute. */
@@ -53,6 +55,8 @@ export interface EffectiveSettings {
   readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
   readonly credentials: Readonly<Record<string, CredentialSource>>;
   readonly stateDir: string;
+  /** Absolute path of the JSON-lines audit log, when one was asked for. */
+  readonly auditLog?: string;
 }
 
 /** Merges flags over the loaded file once; later code never re-checks these values. */
@@ -98,6 +102,7 @@ export function resolveSettings(
     mcpServers: config.mcpServers ?? {},
     credentials: config.credentials ?? {},
     stateDir: path.resolve(flags.stateDir ?? defaultStateDir()),
+    ...(flags.auditLog === undefined ? {} : { auditLog: path.resolve(flags.auditLog) }),
   };
 }
 

@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import {
   BUILTIN_TOOLS,
   createToolRegistry,
+  redactSecretShapedText,
   type AnyToolDef,
   type ToolActionPreview,
   type ToolDispatchContext,
   type ToolHost,
   type ToolId,
+  type ToolRegistry,
 } from '@toolhost/core';
 import { createNodeToolHost, type NodeToolHostOptions } from '@toolhost/node';
 import { CliUsageError } from '../cli-error.js';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
-import type { AuditLog } from '../audit/audit-log.js';
+import { openAuditLog, type AuditLog } from '../audit/audit-log.js';
+import { withAudit } from '../audit/with-audit.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { withProcessProgress } from '../progress/with-process-progress.js';
 import { createCredentialResolver } from './resolve-credential.js';
@@ -29,8 +33,6 @@ export interface SessionOptions {
   readonly nonInteractiveReason?: string;
   /** A TTY stream for the elapsed-time display of long commands. */
   readonly progress?: NodeJS.WriteStream;
-  /** Files a write must never reach unasked (the audit log), on top of the built-in list. */
-  readonly protectedFiles?: readonly string[];
   /** The human invoking the CLI is the gate for `requiresGateApproval` tools. */
   readonly gateApproved?: boolean;
 }
@@ -40,15 +42,16 @@ export interface Session {
   readonly settings: EffectiveSettings;
   readonly runId: string;
   readonly host: ToolHost;
-  readonly registry: ReturnType<typeof createToolRegistry>;
+  /** Audited when `settings.auditLog` is set: every dispatch, whoever makes it. */
+  readonly registry: ToolRegistry;
   /** What MCP discovery connected and skipped; absent when no server was started. */
   readonly mcpReport?: unknown;
   /** Every registered tool (built-ins and discovered MCP tools). */
   readonly tools: readonly AnyToolDef[];
   /** The granted subset, in id order. */
   readonly grantedTools: readonly AnyToolDef[];
-  /** The dispatch context of one call of `toolId`; approval requests go to `audit`. */
-  context(toolId: ToolId, signal?: AbortSignal, audit?: AuditLog): ToolDispatchContext;
+  /** The dispatch context of one call of `toolId`; approval requests go to the audit log. */
+  context(toolId: ToolId, signal?: AbortSignal): ToolDispatchContext;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,25 @@ export interface Session {
 export async function openSession(options: SessionOptions): Promise<Session> {
   const { settings } = options;
   const runId = options.runId ?? randomUUID();
+  // The audit log opens first: a bad path is a usage error before any host or server exists.
+  const audit =
+    settings.auditLog === undefined
+      ? undefined
+      : openAuditLog({ file: settings.auditLog, runId, scrub: redactSecretShapedText });
+  try {
+    return await assemble(options, runId, audit);
+  } catch (error) {
+    audit?.close();
+    throw error;
+  }
+}
+
+async function assemble(
+  options: SessionOptions,
+  runId: string,
+  audit: AuditLog | undefined,
+): Promise<Session> {
+  const { settings } = options;
   const resolveCredential = createCredentialResolver(settings.credentials);
   const created = await createHost({
     root: settings.root,
@@ -88,7 +110,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       ? created.host
       : withProcessProgress(created.host, { stream: options.progress });
   const tools = [...BUILTIN_TOOLS, ...created.mcpTools];
-  const registry = createToolRegistry({ tools, host });
+  const engine = createToolRegistry({ tools, host });
+  const registry = audit === undefined ? engine : withAudit(engine, audit);
   const granted = new Set(settings.grant);
   const grantedTools = tools.filter((tool) => granted.has(tool.id));
   const confirm = createConfirmHook({
@@ -101,7 +124,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       root: settings.root,
       stateDir: settings.stateDir,
       configFile: settings.configFile,
-      ...(options.protectedFiles === undefined ? {} : { files: options.protectedFiles }),
+      // Append-only means no tool rewrites the log either: a write there always asks a human.
+      ...(settings.auditLog === undefined ? {} : { files: [realpathSync(settings.auditLog)] }),
     },
     cache: new ApprovalCache(),
   });
@@ -113,7 +137,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     tools,
     grantedTools,
     ...(created.mcpReport === undefined ? {} : { mcpReport: created.mcpReport }),
-    context(toolId, signal, audit) {
+    context(toolId, signal) {
       const parameters = settings.toolConfig[toolId];
       return {
         nodeId: 'cli',
@@ -139,7 +163,11 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       };
     },
     close: async () => {
-      await created.close();
+      try {
+        await created.close();
+      } finally {
+        audit?.close();
+      }
     },
   };
 }
