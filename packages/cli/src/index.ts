@@ -25,6 +25,7 @@ export type {
 export { createTtyPrompter } from './approval/tty-prompter.js';
 export { isProtectedPath } from './approval/is-protected-path.js';
 export { openAuditLog } from './audit/audit-log.js';
+export { withAudit } from './audit/with-audit.js';
 export type { AuditEventType, AuditLog, AuditLogOptions } from './audit/audit-log.js';
 export { openSession } from './session/open-session.js';
 export type { Session, SessionOptions } from './session/open-session.js';
