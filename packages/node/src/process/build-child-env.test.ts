@@ -14,6 +14,11 @@ describe('buildChildEnv', () => {
       PAGER: 'cat',
       GIT_PAGER: 'cat',
       GIT_TERMINAL_PROMPT: '0',
+      GIT_CONFIG_COUNT: '2',
+      GIT_CONFIG_KEY_0: 'safe.bareRepository',
+      GIT_CONFIG_VALUE_0: 'explicit',
+      GIT_CONFIG_KEY_1: 'core.fsmonitor',
+      GIT_CONFIG_VALUE_1: 'false',
     });
   });
 

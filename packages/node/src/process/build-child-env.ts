@@ -12,11 +12,21 @@ export const BASE_ENV_NAMES = [
   'TERM',
 ] as const;
 
-/** Fixed on top of the base: nothing a child runs may page, prompt or wait on a terminal. */
+/**
+ * Fixed on top of the base: nothing a child runs may page, prompt or wait on a terminal. Every
+ * git also gets command-line-strength config against a repository's own programs: a directory
+ * the agent wrote may look like a bare repository with a hostile config, and `core.fsmonitor`
+ * runs a program on `status`.
+ */
 export const FIXED_ENV: Readonly<Record<string, string>> = {
   PAGER: 'cat',
   GIT_PAGER: 'cat',
   GIT_TERMINAL_PROMPT: '0',
+  GIT_CONFIG_COUNT: '2',
+  GIT_CONFIG_KEY_0: 'safe.bareRepository',
+  GIT_CONFIG_VALUE_0: 'explicit',
+  GIT_CONFIG_KEY_1: 'core.fsmonitor',
+  GIT_CONFIG_VALUE_1: 'false',
 };
 
 /**

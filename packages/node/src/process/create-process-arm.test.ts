@@ -207,6 +207,11 @@ describe('the environment floor', () => {
       'PAGER',
       'GIT_PAGER',
       'GIT_TERMINAL_PROMPT',
+      'GIT_CONFIG_COUNT',
+      'GIT_CONFIG_KEY_0',
+      'GIT_CONFIG_VALUE_0',
+      'GIT_CONFIG_KEY_1',
+      'GIT_CONFIG_VALUE_1',
       'FIXTURE_FLAG',
       'PWD',
     ];
@@ -246,6 +251,25 @@ describe('git through the arm', () => {
       encoding: 'utf8',
     });
     expect(subject).toBe(`${message}\n`);
+  });
+
+  it('never runs a repository-configured fsmonitor program, even for an exact `git status`', async () => {
+    const nested = path.join(root, 'nested');
+    await mkdir(nested);
+    execFileSync('git', ['init', '-q'], { cwd: nested, stdio: 'ignore' });
+    const marker = path.join(sandbox, 'fsmonitor-ran');
+    execFileSync('git', ['config', 'core.fsmonitor', `touch ${marker}; false`], {
+      cwd: nested,
+      stdio: 'ignore',
+    });
+
+    const outcome = await registry().dispatch(
+      { id: 'call', name: 'run_command', args: { command: 'git', args: ['status'] } },
+      context({ allowedCommands: ['git status'] }, { cwd: 'nested' }),
+    );
+
+    expect(outcome.output).toMatchObject({ exitCode: 0 });
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('does not page under `git -p` either', async () => {
