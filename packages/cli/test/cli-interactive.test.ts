@@ -82,7 +82,7 @@ describe('toolhost call: approval prompts, progress and Ctrl-C', () => {
     );
 
     expect(run.code).toBe(0);
-    expect(run.screen).toMatch(/sleep running… 1s/);
+    expect(run.screen).toMatch(/sleep running… \ds \(Ctrl-C to cancel\)/);
   });
 
   it('aborts on Ctrl-C, kills the command and its background child, and leaves no orphan', async () => {
