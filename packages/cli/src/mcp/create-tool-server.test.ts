@@ -31,12 +31,12 @@ interface PathCase {
   }[];
 }
 
-// The shared corpus when the workspace has it; the fs arm's vendored copy in CI.
+// The repository's copy of the shared corpus (test/corpus.test.ts keeps it equal).
 const here = path.dirname(fileURLToPath(import.meta.url));
-const shared = path.resolve(here, '../../../../../shared/corpus/paths.json');
-const vendored = path.resolve(here, '../../../node/src/fs/test-support/paths.json');
 const cases = (
-  JSON.parse(readFileSync(existsSync(shared) ? shared : vendored, 'utf8')) as PathCase[]
+  JSON.parse(
+    readFileSync(path.resolve(here, '../../../../test/corpus/paths.json'), 'utf8'),
+  ) as PathCase[]
 ).filter((entry) => entry.platform !== 'win32');
 
 const TOOL_OF = { read: 'read_file', write: 'write_file', list: 'list_directory' } as const;

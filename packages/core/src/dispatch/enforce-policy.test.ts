@@ -92,7 +92,7 @@ describe('enforcePolicy: commands', () => {
   }
   const corpus = (
     JSON.parse(
-      readFileSync(new URL('../../../../../shared/corpus/commands.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../../../../test/corpus/commands.json', import.meta.url), 'utf8'),
     ) as CommandCase[]
   ).filter((entry) => entry.rule !== 'env');
 

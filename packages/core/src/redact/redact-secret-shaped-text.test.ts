@@ -12,7 +12,7 @@ interface SecretCase {
 }
 
 const corpus = JSON.parse(
-  readFileSync(new URL('../../../../../shared/corpus/secrets.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../../test/corpus/secrets.json', import.meta.url), 'utf8'),
 ) as SecretCase[];
 
 // Shape-valid fake values, assembled so this file itself does not look like a leak.

@@ -23,7 +23,7 @@ interface SsrfCase {
 }
 
 const corpus = JSON.parse(
-  readFileSync(new URL('../../../../../shared/corpus/ssrf.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../../test/corpus/ssrf.json', import.meta.url), 'utf8'),
 ) as SsrfCase[];
 
 // `policy` cases where our documented answer differs from the corpus default. Spec §2.6 strips

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +21,10 @@ interface PathCase {
   }[];
 }
 
-// The shared corpus when the workspace has it; the vendored copy (kept equal below) in CI.
+// The repository's copy of the shared corpus (test/corpus.test.ts keeps it equal).
 const here = path.dirname(fileURLToPath(import.meta.url));
-const shared = path.resolve(here, '../../../../../shared/corpus/paths.json');
-const vendored = path.join(here, 'test-support/paths.json');
 const cases = JSON.parse(
-  readFileSync(existsSync(shared) ? shared : vendored, 'utf8'),
+  readFileSync(path.resolve(here, '../../../../test/corpus/paths.json'), 'utf8'),
 ) as PathCase[];
 const posixCases = cases.filter((entry) => entry.platform !== 'win32');
 
@@ -35,14 +33,6 @@ describe('paths.json corpus', () => {
   afterEach(async () => {
     await box?.close();
     box = undefined;
-  });
-
-  it('keeps the vendored copy equal to the shared corpus', () => {
-    if (!existsSync(shared)) return;
-
-    expect(JSON.parse(readFileSync(vendored, 'utf8'))).toEqual(
-      JSON.parse(readFileSync(shared, 'utf8')),
-    );
   });
 
   it.each(posixCases.map((entry) => [entry.id, entry.op, entry.expect, entry] as const))(
