@@ -6,7 +6,7 @@ import { createFsArm } from './fs/create-fs-arm.js';
 import { createJail } from './fs/jail.js';
 import type { Jail } from './fs/jail.js';
 import { resolveHostOptions } from './host-options.js';
-import { createMcpArm } from './mcp/create-mcp-arm.js';
+import { createMcpArmLazily } from './mcp/create-mcp-arm-lazily.js';
 import type { McpArmReport } from './mcp/create-mcp-arm.js';
 import type { NodeToolHostOptions, ResolvedHostOptions } from './host-options.js';
 import { createMediaStore } from './media-store/create-media-store.js';
@@ -83,7 +83,7 @@ export async function createNodeToolHost(
     return closing;
   };
   // Last, because it spawns servers: nothing after it may throw and leave them running.
-  const mcp = resolved.mcp === undefined ? undefined : await createMcpArm(resolved.mcp);
+  const mcp = resolved.mcp === undefined ? undefined : await createMcpArmLazily(resolved.mcp);
   if (mcp !== undefined) parts.onClose(() => mcp.close());
   return {
     host: Object.freeze(mcp === undefined ? host : { ...host, mcp: mcp.capability }),

@@ -33,7 +33,7 @@ export type { NodeOutputStore } from './output-store/create-output-store.js';
 export { isOnReadFloor, isOnWriteFloor, foldSegment } from './fs/floor.js';
 export type { FloorContext } from './fs/floor.js';
 export type { Jail, OpenedEntry, WriteTarget } from './fs/jail.js';
-export { createMcpArm } from './mcp/create-mcp-arm.js';
+export { createMcpArmLazily as createMcpArm } from './mcp/create-mcp-arm-lazily.js';
 export type { McpArm, McpArmReport, McpSkipReason } from './mcp/create-mcp-arm.js';
 export type {
   CredentialValue,
