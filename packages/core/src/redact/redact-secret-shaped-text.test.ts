@@ -45,6 +45,8 @@ describe('redactSecretShapedText: every family', () => {
     ['an env API key', 'MY_SERVICE_API_KEY=abcdef0123secret', 'abcdef0123secret'],
     ['a go-style assignment', 'passphrase := correcthorsebattery', 'correcthorsebattery'],
     ['an AWS access key id', 'id AKIAABCDEFGHIJKLMNOP here', 'AKIAABCDEFGHIJKLMNOP'],
+    ['a curl -u password', 'curl -u admin:hunter2pw https://example.com', 'hunter2pw'],
+    ['a --user= password', 'curl --user=deploy:s3cr3t-pw https://x', 's3cr3t-pw'],
     ['a GitHub PAT', `token ${fake('ghp_', b36)}`, fake('ghp_', b36)],
     [
       'a fine-grained GitHub PAT',
@@ -134,6 +136,8 @@ describe('redactSecretShapedText: near-misses survive', () => {
     ],
     ['a URL without a password', 'https://user@example.com/path and https://example.com:8443/'],
     ['a max_tokens setting', 'max_tokens 1000'],
+    ['a push upstream flag', 'git push -u origin main'],
+    ['a user flag without a password', 'curl -u admin https://example.com'],
     ['an empty string', ''],
   ])('keeps %s', (_case, text) => {
     expect(redactSecretShapedText(text)).toBe(text);

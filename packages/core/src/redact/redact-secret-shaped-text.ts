@@ -64,6 +64,8 @@ const SECRET_SHAPES = new RegExp(
       `(?=[A-Za-z0-9._~+/=-]{8})(?=[0-9._~+/=-]|[A-Za-z](?=([a-z]{0,4096}))\\4[0-9._~+/=A-Z-])[A-Za-z0-9._~+/=-]{8,4096}`,
     // The password of URL userinfo; the user part and the rest of the URL stay readable.
     `(://[^\\s/?#@:]{0,256}:)${NOT_A_VALUE}[^\\s/?#@]{1,256}(?=@)`,
+    // A command-line `user:password` (`curl -u admin:pw`, `--user=admin:pw`): the user stays.
+    `((?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]{1,4}|=)[^\\s:'"/]{1,128}:)${NOT_A_VALUE}[^\\s'"]{1,256}`,
     `(https://hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]{8,512}`,
     `${BOUNDARY}(?:` +
       [
@@ -88,7 +90,7 @@ const SECRET_SHAPES = new RegExp(
 );
 
 // The kept context of whichever branch matched (unmatched groups are empty), then the marker.
-const REPLACEMENT = `$1$2$3$5$6${REDACTED}`; // $4 is the bearer letter run, never kept
+const REPLACEMENT = `$1$2$3$5$6$7${REDACTED}`; // $4 is the bearer letter run, never kept
 
 // A private-key block is redacted from its header to its END line. The END search is bounded
 // and its answer cached, so a flood of headers without an END line stays linear.
