@@ -85,6 +85,30 @@ describe('toolhost call: approval prompts, progress and Ctrl-C', () => {
     expect(run.screen).toMatch(/sleep running… \ds \(Ctrl-C to cancel\)/);
   });
 
+  it.runIf(hasScript)("shows the running command's last output line beside the time", async () => {
+    await ws.write('steps.sh', '#!/bin/sh\necho "step one done"\nsleep 2\n');
+    await chmod(join(ws.root, 'steps.sh'), 0o755);
+
+    const run = await runInPty(
+      [
+        'call',
+        'run_command',
+        '{"command":"./steps.sh"}',
+        '--tools',
+        'run_command',
+        '--allow-command',
+        './steps.sh',
+        '--mode',
+        'auto',
+        ...ws.stateFlags,
+      ],
+      { cwd: ws.root },
+    );
+
+    expect(run.code).toBe(0);
+    expect(run.screen).toMatch(/steps\.sh running… \ds \(Ctrl-C to cancel\) │ step one done/);
+  });
+
   it('aborts on Ctrl-C, kills the command and its background child, and leaves no orphan', async () => {
     const marker = String(100_000 + Math.floor(Math.random() * 800_000));
     // A process tree: a shell with one sleep in the background and one in the foreground.

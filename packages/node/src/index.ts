@@ -52,6 +52,10 @@ export type {
 export type { NodeProcessOptions } from './process/create-host-process-arm.js';
 export type { ProcessBudgets } from './process/spawn-process.js';
 export type { OpenProcessSpill, ProcessSpillTarget } from './process/capture-output.js';
+export type {
+  ProcessOutputChunk,
+  ProcessOutputObserver,
+} from './process/process-output-observer.js';
 export { createSpillOpener } from './process/create-spill-opener.js';
 export { buildChildEnv, isRefusedEnvName } from './process/build-child-env.js';
 export { detectContainment } from './process/detect-containment.js';

@@ -35,7 +35,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
         arms,
         helpers,
         containment,
-        progress: 'elapsed time only (the process seam returns output when the command ends)',
+        progress: 'elapsed time and the last output line, on a terminal stderr',
         policy: {
           grant: settings.grant,
           fsScope: settings.fsScope,

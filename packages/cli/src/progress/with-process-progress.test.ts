@@ -1,5 +1,6 @@
 import type { ProcessResult, ToolHost } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
+import { createOutputTail } from './output-tail.js';
 import { withProcessProgress } from './with-process-progress.js';
 
 const done: ProcessResult = { exitCode: 0, stdout: '', stderr: '', durationMs: 1 };
@@ -29,6 +30,26 @@ describe('withProcessProgress', () => {
     expect(writes.some((text) => text.includes('sleep running… 0s'))).toBe(true);
     expect(writes.at(-1)).toBe('\r\x1b[2K');
     expect(writes.join('')).not.toContain('9');
+  });
+
+  it('shows the last output line beside the elapsed time, cut to the terminal width', async () => {
+    const { stream, writes } = fakeStream(true);
+    Object.assign(stream, { columns: 60 });
+    const tail = createOutputTail();
+    const print = (text: string): void =>
+      tail.observe({ stream: 'stdout', chunk: new TextEncoder().encode(`${text}\n`) });
+    print('left over from the previous command');
+    const host = withProcessProgress(slowHost(80), { stream, delayMs: 5, intervalMs: 10, tail });
+
+    const spawned = host.process?.spawn('make', [], {}, {});
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    print('linking the final binary, which takes a while on a two-core machine');
+    await spawned;
+
+    const drawn = writes.filter((text) => text.includes('running'));
+    expect(drawn.some((text) => text.includes('│ linking'))).toBe(true);
+    expect(drawn.every((text) => !text.includes('left over'))).toBe(true);
+    expect(drawn.every((text) => [...text.replace('\r\x1b[2K', '')].length <= 59)).toBe(true);
   });
 
   it('prints nothing for a quick spawn', async () => {

@@ -1,4 +1,5 @@
 import type { ProcessCapability, ToolHost } from '@toolhost/core';
+import type { OutputTail } from './output-tail.js';
 
 /** Where and how often the elapsed time is drawn. */
 export interface ProgressOptions {
@@ -7,18 +8,21 @@ export interface ProgressOptions {
   readonly delayMs?: number;
   readonly intervalMs?: number;
   readonly now?: () => number;
+  /** The running command's last output line (from the host's output observer). */
+  readonly tail?: OutputTail;
 }
 
 /**
- * Wraps the process arm so a long spawn shows its elapsed time on a TTY stderr. The seam's
- * `spawn` returns only the finished result (no output stream), so the last output line cannot be
- * shown: elapsed time only. Any other stream, or a non-TTY, gets the host unchanged.
+ * Wraps the process arm so a long spawn shows its elapsed time, and with a `tail` its last output
+ * line, on a TTY stderr, cut to the terminal width. Any other stream, or a non-TTY, gets the host
+ * unchanged.
  */
 export function withProcessProgress(host: ToolHost, options: ProgressOptions): ToolHost {
   const arm = host.process;
   if (arm === undefined || options.stream.isTTY !== true) return host;
   const progressArm: ProcessCapability = {
     spawn: async (command, args, declaredEnv, spawnOptions, signal) => {
+      options.tail?.reset();
       const stop = startTicker(command, options);
       try {
         return await arm.spawn(command, args, declaredEnv, spawnOptions, signal);
@@ -38,7 +42,12 @@ function startTicker(command: string, options: ProgressOptions): () => void {
   let drawn = false;
   const draw = (): void => {
     const seconds = Math.floor((now() - started) / 1_000);
-    stream.write(`\r\x1b[2Ktoolhost: ${label} running… ${seconds}s (Ctrl-C to cancel)`);
+    const status = `toolhost: ${label} running… ${seconds}s (Ctrl-C to cancel)`;
+    const last = options.tail?.lastLine();
+    const line = last === undefined ? status : `${status} │ ${last}`;
+    // One terminal row: a wrapped line could not be cleared by the next redraw.
+    const width = stream.columns > 0 ? stream.columns - 1 : line.length;
+    stream.write(`\r\x1b[2K${[...line].slice(0, width).join('')}`);
     drawn = true;
   };
   let interval: NodeJS.Timeout | undefined;

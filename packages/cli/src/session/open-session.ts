@@ -19,6 +19,7 @@ import { createConfirmHook } from '../approval/create-confirm-hook.js';
 import { openAuditLog, type AuditLog } from '../audit/audit-log.js';
 import { withAudit } from '../audit/with-audit.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
+import { createOutputTail } from '../progress/output-tail.js';
 import { withProcessProgress } from '../progress/with-process-progress.js';
 import { createCredentialResolver } from './resolve-credential.js';
 import { toMcpDeclarations } from './to-mcp-declarations.js';
@@ -79,6 +80,8 @@ async function assemble(
 ): Promise<Session> {
   const { settings } = options;
   const resolveCredential = createCredentialResolver(settings.credentials);
+  // The last output line of a long command, shown beside its elapsed time on a terminal.
+  const tail = options.progress === undefined ? undefined : createOutputTail();
   const created = await createHost({
     root: settings.root,
     fsScope: settings.fsScope,
@@ -91,7 +94,10 @@ async function assemble(
     configFile: settings.configFile,
     // Every arm is present; what may run is decided by the grant, the allowlists and the mode.
     egress: { resolveCredential },
-    process: { budgets: settings.budgets },
+    process: {
+      budgets: settings.budgets,
+      ...(tail === undefined ? {} : { onOutput: (output) => tail.observe(output) }),
+    },
     os: {},
     // MCP servers are started only when the grant can reach them: `call read_file` must not
     // spawn every configured server.
@@ -108,7 +114,10 @@ async function assemble(
   const host =
     options.progress === undefined
       ? created.host
-      : withProcessProgress(created.host, { stream: options.progress });
+      : withProcessProgress(created.host, {
+          stream: options.progress,
+          ...(tail === undefined ? {} : { tail }),
+        });
   const tools = [...BUILTIN_TOOLS, ...created.mcpTools];
   const engine = createToolRegistry({ tools, host });
   const registry = audit === undefined ? engine : withAudit(engine, audit);

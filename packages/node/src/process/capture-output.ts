@@ -30,9 +30,11 @@ export async function captureOutput(
     readonly limitBytes: number;
     readonly stream: 'stdout' | 'stderr';
     readonly openSpill?: OpenProcessSpill | undefined;
+    /** Sees every chunk as it arrives (a progress display); it can never alter the capture. */
+    readonly onChunk?: ((chunk: Buffer) => void) | undefined;
   },
 ): Promise<CapturedOutput> {
-  const { limitBytes, stream, openSpill } = options;
+  const { limitBytes, stream, openSpill, onChunk } = options;
   const headLimit = Math.floor(limitBytes * 0.7);
   const tailLimit = limitBytes - headLimit;
   let held: Buffer[] = [];
@@ -81,6 +83,7 @@ export async function captureOutput(
     let overflowing: Promise<void> | undefined;
     readable.on('data', (chunk: Buffer) => {
       total += chunk.length;
+      if (onChunk !== undefined) observe(onChunk, chunk);
       if (head === undefined) {
         held.push(chunk);
         if (total > limitBytes && overflowing === undefined) overflowing = overflow();
@@ -115,6 +118,14 @@ export async function captureOutput(
     text: decodeHead(head) + marker + decodeTail(tailKept),
     truncated,
   };
+}
+
+function observe(onChunk: (chunk: Buffer) => void, chunk: Buffer): void {
+  try {
+    onChunk(chunk);
+  } catch {
+    // An observer's bug must not lose output or hang the call.
+  }
 }
 
 async function finishSpill(writable: Writable): Promise<boolean> {

@@ -4,6 +4,7 @@ import type { AbortSignalLike, ProcessCapability, ProcessResult, SpawnOpts } fro
 import { ToolPolicyError } from '@toolhost/core';
 import { buildChildEnv } from './build-child-env.js';
 import type { OpenProcessSpill } from './capture-output.js';
+import type { ProcessOutputObserver } from './process-output-observer.js';
 import {
   detectContainment,
   type ContainmentInfo,
@@ -37,6 +38,8 @@ export interface ProcessArmOptions {
   readonly resolveCwd?: (root: string, requested: string | undefined) => Promise<string>;
   /** The tool id stamped on the arm's errors (`run_command`). */
   readonly toolId?: string;
+  /** Sees stdout/stderr chunks as they arrive (a progress display); never alters a result. */
+  readonly onOutput?: ProcessOutputObserver;
 }
 
 /** The Node process arm plus what `doctor` reports about it. */
@@ -106,6 +109,7 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
             containment,
             budgets: resolved.budgets,
             openSpill: resolved.openSpill,
+            onOutput: resolved.onOutput,
           },
           signal,
         );
@@ -177,6 +181,7 @@ function resolveProcessArmOptions(options: ProcessArmOptions) {
     toolId,
     budgets: options.budgets,
     openSpill: options.openSpill,
+    onOutput: options.onOutput,
     resolveCwd:
       options.resolveCwd ??
       ((root: string, requested: string | undefined) => resolveCwd(root, requested, toolId)),

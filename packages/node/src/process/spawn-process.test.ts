@@ -184,6 +184,22 @@ describe('spawn lifecycle', () => {
     expect(exited).toMatchObject({ exitCode: 7, stdout: 'out\n', stderr: 'err\n' });
   });
 
+  it('lets an observer see output as it arrives, without altering the result', async () => {
+    const seen: string[] = [];
+    const arm = createProcessArm({
+      root,
+      onOutput: ({ stream, chunk }) => {
+        seen.push(`${stream}:${Buffer.from(chunk).toString('utf8')}`);
+        throw new Error('a buggy observer');
+      },
+    });
+
+    const exited = await arm.spawn('sh', ['-c', 'echo out; echo err >&2'], {}, {});
+
+    expect(exited).toMatchObject({ exitCode: 0, stdout: 'out\n', stderr: 'err\n' });
+    expect(seen.sort()).toEqual(['stderr:err\n', 'stdout:out\n']);
+  });
+
   it('reports a kill by signal', async () => {
     // A namespace init cannot signal itself, so the self-kill runs without one.
     const arm = createProcessArm({ root, containment: 'proc-walk' });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AbortSignalLike, ProcessResult } from '@toolhost/core';
 import { ToolCancelledError, ToolExecutionError, ToolPolicyError } from '@toolhost/core';
 import { captureOutput, type CapturedOutput, type OpenProcessSpill } from './capture-output.js';
+import type { ProcessOutputObserver } from './process-output-observer.js';
 import type { ContainmentInfo } from './detect-containment.js';
 import {
   killNamespaceInitIfUnhandled,
@@ -31,6 +32,7 @@ export interface SpawnPlan {
   readonly containment: ContainmentInfo;
   readonly budgets?: ProcessBudgets | undefined;
   readonly openSpill?: OpenProcessSpill | undefined;
+  readonly onOutput?: ProcessOutputObserver | undefined;
 }
 
 /**
@@ -76,11 +78,13 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
     limitBytes: plan.maxBufferBytes,
     stream: 'stdout',
     openSpill: plan.openSpill,
+    onChunk: plan.onOutput && ((chunk) => plan.onOutput?.({ stream: 'stdout', chunk })),
   }).catch(emptyCapture);
   const stderr = captureOutput(child.stderr, {
     limitBytes: plan.maxBufferBytes,
     stream: 'stderr',
     openSpill: plan.openSpill,
+    onChunk: plan.onOutput && ((chunk) => plan.onOutput?.({ stream: 'stderr', chunk })),
   }).catch(emptyCapture);
 
   child.once('error', (error) => {
