@@ -24,7 +24,8 @@ export type McpServeTransport =
 /**
  * Options of `startMcpServer`, one of two shapes:
  * - `{ settings, io }` (what `toolhost serve` passes): opens a CLI session from the effective
- *   settings, serves it over stdio and resolves once the client hung up and the session closed.
+ *   settings, serves it (stdio unless `transport` says http) and resolves once a stdio client
+ *   hung up, or SIGINT/SIGTERM stopped it, and the session closed.
  *   No flags and no config means cwd as root, `sandboxed`, `ask`, no commands, no domains.
  * - `{ registry, tools, createContext, mode, paths }`: serves an existing registry and resolves
  *   as soon as it listens; the caller closes it.
@@ -55,6 +56,12 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
           ? { kind: 'stdio' }
           : { kind: 'stdio', stdin: io.stdin, stdout: io.stdout }),
     );
+    if (running.url !== undefined) {
+      // The endpoint is the one thing an HTTP client needs; stdout stays free for protocol use.
+      (io?.stderr ?? process.stderr).write(
+        `toolhost: MCP over Streamable HTTP at ${running.url} (loopback only; Ctrl-C stops)\n`,
+      );
+    }
     const stop = () => void running.close();
     process.once('SIGINT', stop).once('SIGTERM', stop);
     await running.closed;
