@@ -14,6 +14,9 @@ describe('judgeFsPath', () => {
     ['a git hook write', '.git/hooks/pre-commit', 'write', 'protected_path'],
     ['the config file write', 'toolhost.config.json', 'write', 'protected_path'],
     ['a shell startup write', 'home/.bashrc', 'write', 'protected_path'],
+    ['an aliased dotenv spelling', 'config/.ENV. ', 'read', 'protected_path'],
+    ['a yarn config write', '.yarnrc.yml', 'write', 'protected_path'],
+    ['a state-dir read', '/home/u/.toolhost/state/media/x.bin', 'read', 'scope_escape'],
   ] as const)('refuses %s', (_case, target, operation, rule) => {
     expect(judgeFsPath(target, operation, settings)).toMatchObject({ allowed: false, rule });
   });

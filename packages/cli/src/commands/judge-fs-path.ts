@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isOnReadFloor, isOnWriteFloor, type FloorContext } from '@toolhost/node';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 
 /** A lexical verdict on an fs target; the host re-judges on the realpath when the call runs. */
@@ -7,36 +8,6 @@ export interface FsPathVerdict {
   readonly rule: 'in_scope' | 'scope_escape' | 'protected_path';
   readonly detail: string;
 }
-
-const READ_FLOOR_COMPONENTS = new Set(['.ssh', '.aws', '.gnupg', '.env']);
-const READ_FLOOR_BASENAMES = new Set([
-  '.gitconfig',
-  '.git-credentials',
-  '.netrc',
-  '.npmrc',
-  '.pypirc',
-  '.pgpass',
-  '.envrc',
-  '.dockercfg',
-  'credentials',
-  'id_rsa',
-  'id_dsa',
-  'id_ecdsa',
-  'id_ed25519',
-]);
-const WRITE_FLOOR_COMPONENTS = new Set(['.git', '.ssh']);
-const WRITE_FLOOR_BASENAMES = new Set([
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  'config.fish',
-  '.gitconfig',
-]);
 
 /**
  * What `explain` can say about an fs path without touching the disk: scope by lexical
@@ -54,11 +25,7 @@ export function judgeFsPath(
   if (!inside) {
     return { allowed: false, rule: 'scope_escape', detail: `outside the ${settings.fsScope} tier` };
   }
-  const components = resolved
-    .split(path.sep)
-    .map((part) => part.toLowerCase().replace(/[. ]+$/, ''));
-  const basename = components.at(-1) ?? '';
-  const floor = floorHit(components, basename, operation, resolved, settings);
+  const floor = floorHit(resolved, operation, settings);
   if (floor !== undefined) return { allowed: false, rule: 'protected_path', detail: floor };
   return {
     allowed: true,
@@ -67,33 +34,21 @@ export function judgeFsPath(
   };
 }
 
+// The host's own floor predicates, so explain can never drift from what a call would meet. The
+// spill directory of a run explain never started matches nothing: the state dir stays floored.
 function floorHit(
-  components: readonly string[],
-  basename: string,
-  operation: 'read' | 'write',
   resolved: string,
+  operation: 'read' | 'write',
   settings: EffectiveSettings,
 ): string | undefined {
-  if (isWithin(resolved, settings.stateDir)) return 'the state directory';
-  const envFile = basename === '.env' || basename.startsWith('.env.');
-  if (components.some((part) => READ_FLOOR_COMPONENTS.has(part)) || envFile) {
-    return 'read floor (credential or secret store)';
-  }
-  if (READ_FLOOR_BASENAMES.has(basename)) return 'read floor (credential file)';
-  const parent = components.at(-2) ?? '';
-  if (
-    (parent === '.git' && basename === 'config') ||
-    (parent === '.docker' && basename === 'config.json')
-  ) {
-    return 'read floor (credential-bearing config)';
-  }
-  if (operation === 'write') {
-    if (resolved === settings.configFile) {
-      return 'write floor (the toolhost config file)';
-    }
-    if (components.some((part) => WRITE_FLOOR_COMPONENTS.has(part)))
-      return 'write floor (.git/.ssh)';
-    if (WRITE_FLOOR_BASENAMES.has(basename)) return 'write floor (shell or git startup file)';
+  const context: FloorContext = {
+    stateDir: settings.stateDir,
+    spillDir: path.join(settings.stateDir, 'spill', '\0explain'),
+    configFile: settings.configFile,
+  };
+  if (isOnReadFloor(resolved, context)) return 'read floor (secrets, credentials or host state)';
+  if (operation === 'write' && isOnWriteFloor(resolved, context)) {
+    return 'write floor (VCS internals, startup files, the config file or host state)';
   }
   return undefined;
 }
