@@ -26,11 +26,24 @@ describe('createToolRegistry', () => {
     );
   });
 
-  it('accepts a process tool without a target (a config-pinned command)', () => {
+  it('accepts a built-in process tool without a target (a fixed git subcommand)', () => {
     const tool = stubTool({ id: 'git_status', policy: { spawnsProcess: true } }).tool;
 
-    expect(createToolRegistry({ tools: [tool], host: {} }).list()).toEqual(['git_status']);
+    const registry = createToolRegistry({ tools: [tool], host: {} });
+
+    expect(registry.list()).toEqual(['git_status']);
   });
+
+  it.each(['plugin', 'mcp'] as const)(
+    'refuses a %s process tool without a target: its allowlist would be skipped',
+    (source) => {
+      const tool = stubTool({ id: 'spawner', source, policy: { spawnsProcess: true } }).tool;
+
+      expect(() => createToolRegistry({ tools: [tool], host: {} })).toThrow(
+        /process tool spawner must declare a policyTarget/,
+      );
+    },
+  );
 
   it('gets by exact own id only', () => {
     const registry = createToolRegistry({ tools: [httpTool().tool], host: {} });

@@ -47,9 +47,12 @@ function assertRegistrable(def: AnyToolDef): void {
     throw new TypeError('toolhost: a tool id must be a non-empty string');
   }
   // An http tool's whole guardrail is its URL: without a target the allowlist would be skipped
-  // (fail-open). A process tool may lack one: `git_status` and `git_commit` run a config-pinned
-  // command, and a process tool that has a target but names no command is refused at dispatch.
+  // (fail-open). Only the built-in `git_status` and `git_commit` may spawn without one: they run
+  // a fixed git subcommand; a custom process tool must name its command so the allowlist sees it.
   if (def.policy.egress === 'http' && def.policyTarget === undefined) {
     throw new TypeError(`toolhost: http tool ${def.id} must declare a policyTarget`);
+  }
+  if (def.policy.spawnsProcess && def.policyTarget === undefined && def.source !== 'builtin') {
+    throw new TypeError(`toolhost: process tool ${def.id} must declare a policyTarget`);
   }
 }

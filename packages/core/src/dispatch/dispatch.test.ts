@@ -73,7 +73,7 @@ describe('dispatch: the outcome', () => {
     );
 
     expect(outcome.events.call.toolInput).toEqual({
-      text: 'curl -u admin:Sup3rS3cret@host password=[redacted]',
+      text: 'curl -u admin:[redacted] password=[redacted]',
     });
     expect(JSON.stringify(outcome.events)).not.toContain('/srv/private');
   });

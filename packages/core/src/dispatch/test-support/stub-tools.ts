@@ -14,6 +14,8 @@ export interface RecordedCall {
 /** Options for `stubTool`. */
 export interface StubToolOptions {
   readonly id?: string;
+  /** Default `builtin`: only a built-in may spawn without a policy target (`git_status`). */
+  readonly source?: AnyToolDef['source'];
   readonly policy?: Partial<ToolPolicyClass>;
   readonly configOnlyParams?: readonly string[];
   readonly policyTarget?: (args: Record<string, unknown>) => PolicyTarget;
@@ -32,6 +34,7 @@ export function stubTool(options: StubToolOptions = {}): {
   const calls: RecordedCall[] = [];
   const tool = defineTool({
     id: options.id ?? 'stub',
+    source: options.source ?? 'builtin',
     description: 'a stub tool',
     args: z.strictObject({
       command: z.string().optional(),
