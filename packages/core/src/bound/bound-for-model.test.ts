@@ -88,6 +88,21 @@ describe('boundForModel', () => {
     expect(preview).toContain('out 99');
     const spilled = outputStore.spill.mock.calls.at(-1)?.[0] ?? '';
     expect(spilled.split('\n')).toHaveLength(1 + 3 + 100);
+    expect(preview).toContain(`/ ${1 + 3 + 100} lines;`);
+  });
+
+  it('counts the lines of a rendering with several sections exactly', async () => {
+    const outputStore = store();
+    const stdout = 'o\n'.repeat(150);
+    const stderr = 'e\n'.repeat(40).slice(0, -1);
+
+    const bounded = await boundForModel(
+      { exitCode: 1, stdout, stderr },
+      { limits: small, store: outputStore },
+    );
+
+    const spilled = outputStore.spill.mock.calls.at(-1)?.[0] ?? '';
+    expect(bounded.result).toContain(`/ ${spilled.split('\n').length} lines;`);
   });
 
   it('previews an over-ceiling array as indented JSON', async () => {

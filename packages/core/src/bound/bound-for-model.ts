@@ -2,8 +2,15 @@ import type { AbortSignalLike } from '../abort-signal-like.js';
 import type { ToolResultLimits } from '../dispatch-context.js';
 import type { SpilledResult, ToolOutputStore } from '../tool-host.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
+import { countLines } from './count-lines.js';
 import { renderForModel } from './render-for-model.js';
 import { backwardCut, forwardCut, utf8ByteLength } from './utf8.js';
+
+/** The model-facing text of an over-ceiling result, with its line count when already known. */
+export interface OverCeilingText {
+  readonly text: string;
+  readonly lines?: number;
+}
 
 /** Where an over-ceiling result may spill and what may cancel the spill. */
 export interface BoundForModelOptions {
@@ -30,30 +37,33 @@ export async function boundForModel(
   options: BoundForModelOptions = {},
 ): Promise<BoundedResult> {
   const limits = options.limits ?? DEFAULT_TOOL_RESULT_LIMITS;
-  const text = overCeilingText(value, limits);
-  if (text === undefined) return { result: value, truncated: false };
-  return truncate(text, limits, options.store, options.signal);
+  const over = overCeilingText(value, limits);
+  if (over === undefined) return { result: value, truncated: false };
+  return truncate(over, limits, options.store, options.signal);
 }
 
 /**
  * The model-facing text of `value` when it exceeds the limits, `undefined` when it fits. Cheap
  * for small values: objects are sized by an upper-bound walk before any JSON is built.
  */
-export function overCeilingText(value: unknown, limits: ToolResultLimits): string | undefined {
-  if (typeof value === 'string') return fitsText(value, limits) ? undefined : value;
+export function overCeilingText(
+  value: unknown,
+  limits: ToolResultLimits,
+): OverCeilingText | undefined {
+  if (typeof value === 'string') return fitsText(value, limits) ? undefined : { text: value };
   if (typeof value !== 'object' || value === null) return undefined;
   if (estimateJsonBytes(value, limits.maxBytes, 0) <= limits.maxBytes) return undefined;
-  const text = renderForModel(value);
-  if (text === undefined) return UNSERIALIZABLE;
+  const rendered = renderForModel(value);
+  if (rendered === undefined) return { text: UNSERIALIZABLE };
   // The compact JSON is at least as long as the raw strings it holds, less the section lines:
   // a rendering this far over the ceiling is over without building the JSON at all.
-  if (text.length > limits.maxBytes + RENDERING_SLACK) return text;
+  if (rendered.text.length > limits.maxBytes + RENDERING_SLACK) return rendered;
   // Near the ceiling, decide on the compact JSON the model would otherwise be handed.
   const json = safeStringify(value);
-  if (json === undefined) return UNSERIALIZABLE;
+  if (json === undefined) return { text: UNSERIALIZABLE };
   return json.length <= limits.maxBytes && utf8ByteLength(json) <= limits.maxBytes
     ? undefined
-    : text;
+    : rendered;
 }
 
 // Generous room for the `===== key =====` lines and indentation a rendering adds over JSON.
@@ -61,7 +71,7 @@ const RENDERING_SLACK = 4096;
 
 /** Builds the preview + marker for an over-ceiling text, spilling the full text first. */
 export async function truncate(
-  text: string,
+  { text, lines: knownLines }: OverCeilingText,
   limits: ToolResultLimits,
   store: ToolOutputStore | undefined,
   signal: AbortSignalLike | undefined,
@@ -77,7 +87,7 @@ export async function truncate(
     }
   }
   const bytes = spill?.byteLength ?? utf8ByteLength(text);
-  const lines = countLines(text, Number.POSITIVE_INFINITY);
+  const lines = knownLines ?? countLines(text, Number.POSITIVE_INFINITY);
   const where =
     spill === undefined
       ? `full output unavailable (${unavailable})`
@@ -98,17 +108,6 @@ function fitsText(text: string, limits: ToolResultLimits): boolean {
   return (
     countLines(text, limits.maxLines) <= limits.maxLines && utf8ByteLength(text) <= limits.maxBytes
   );
-}
-
-/** Lines in `text` (newlines + 1), counting no further than `stopAfter` + 1. */
-function countLines(text: string, stopAfter: number): number {
-  let lines = 1;
-  let index = text.indexOf('\n');
-  while (index !== -1 && lines <= stopAfter) {
-    lines++;
-    index = text.indexOf('\n', index + 1);
-  }
-  return lines;
 }
 
 function previewAround(text: string, marker: string, limits: ToolResultLimits): string {

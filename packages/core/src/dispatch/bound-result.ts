@@ -13,7 +13,7 @@ export function boundResult(
   ctx: Pick<ToolDispatchContext, 'limits' | 'signal'>,
 ): BoundedResult | Promise<BoundedResult> {
   const limits = ctx.limits ?? DEFAULT_TOOL_RESULT_LIMITS;
-  const text = overCeilingText(result, limits);
-  if (text === undefined) return { result, truncated: false };
-  return truncate(text, limits, store, ctx.signal);
+  const over = overCeilingText(result, limits);
+  if (over === undefined) return { result, truncated: false };
+  return truncate(over, limits, store, ctx.signal);
 }
