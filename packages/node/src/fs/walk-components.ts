@@ -1,0 +1,153 @@
+import { constants, lstatSync } from 'node:fs';
+import { lstat, mkdir, open, readlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolPolicyError } from '@toolhost/core';
+import type { ToolId } from '@toolhost/core';
+import { childPath } from './descriptor-path.js';
+import type { DirectoryRef } from './descriptor-path.js';
+import { errnoCode, fsFailure } from './fs-error.js';
+import type { OpenedEntry } from './jail.js';
+
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
+/** Opens a directory component: never through a symlink. */
+export const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+// O_NONBLOCK: opening a FIFO planted in the workspace must not hang the host.
+const FILE_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+
+/** Where a walk starts: an allowed root, open as a directory. */
+export interface WalkBase extends DirectoryRef {
+  readonly handle: FileHandle;
+}
+
+/** Where a walk ended: the opened entry, or a symlink the jail must expand and re-check. */
+export type WalkStep =
+  { readonly redirect: string } | { readonly handle: FileHandle; readonly path: string };
+
+// One component per open, each relative to the directory opened before it and never following a
+// symlink: a component swapped for a symlink mid-walk fails the open instead of leaving the root.
+export async function walk(
+  toolId: ToolId,
+  base: WalkBase,
+  segments: readonly string[],
+  kind: 'file' | 'directory',
+): Promise<WalkStep> {
+  if (segments.length === 0) {
+    return { handle: await open(base.path, DIRECTORY_FLAGS), path: base.path };
+  }
+  let current: DirectoryRef = base;
+  let owned: FileHandle | undefined;
+  try {
+    for (const [index, name] of segments.entries()) {
+      const last = index === segments.length - 1;
+      // Opening a device can act (rewind a tape, arm a watchdog), so look before opening; the
+      // open still refuses a symlink swapped in since, and the descriptor is checked after.
+      if (last && kind === 'file' && isSpecialFile(childPath(current, name)))
+        throw fsFailure(toolId, 'unsupported_file_type', false);
+      let next: FileHandle;
+      try {
+        next = await open(
+          childPath(current, name),
+          last && kind === 'file' ? FILE_FLAGS : DIRECTORY_FLAGS,
+        );
+      } catch (error) {
+        const code = errnoCode(error);
+        // O_NOFOLLOW says ELOOP for a symlink, O_DIRECTORY|O_NOFOLLOW says ENOTDIR.
+        const link =
+          code === 'ELOOP' || code === 'ENOTDIR' ? await readSymlink(current, name) : undefined;
+        if (link === undefined) throw error;
+        return { redirect: path.resolve(current.path, link, ...segments.slice(index + 1)) };
+      }
+      await owned?.close();
+      owned = next;
+      current = { fd: next.fd, path: path.join(current.path, name) };
+    }
+  } catch (error) {
+    await owned?.close();
+    throw error;
+  }
+  if (owned === undefined) throw new Error('toolhost: unreachable empty walk');
+  return { handle: owned, path: current.path };
+}
+
+/** Opens the directories of a write target one by one, never through a symlink. */
+export async function walkForWrite(
+  toolId: ToolId,
+  base: WalkBase,
+  segments: readonly string[],
+  createDirs: boolean,
+  verify: (
+    toolId: ToolId,
+    entry: { handle: FileHandle; path: string },
+    mode: 'write',
+  ) => Promise<OpenedEntry>,
+): Promise<{ handle: FileHandle; path: string }> {
+  if (segments.length === 0) return { handle: base.handle, path: base.path };
+  let current: DirectoryRef = base;
+  let owned: FileHandle | undefined;
+  try {
+    for (const name of segments) {
+      const next = await openDirectoryForWrite(toolId, current, owned, name, createDirs, verify);
+      await owned?.close();
+      owned = next;
+      current = { fd: next.fd, path: path.join(current.path, name) };
+    }
+  } catch (error) {
+    await owned?.close();
+    throw error;
+  }
+  if (owned === undefined) throw new Error('toolhost: unreachable empty walk');
+  return { handle: owned, path: current.path };
+}
+
+async function openDirectoryForWrite(
+  toolId: ToolId,
+  current: DirectoryRef,
+  currentHandle: FileHandle | undefined,
+  name: string,
+  createDirs: boolean,
+  verify: (
+    toolId: ToolId,
+    entry: { handle: FileHandle; path: string },
+    mode: 'write',
+  ) => Promise<OpenedEntry>,
+): Promise<FileHandle> {
+  try {
+    return await open(childPath(current, name), DIRECTORY_FLAGS);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (
+      (code === 'ELOOP' || code === 'ENOTDIR') &&
+      (await readSymlink(current, name)) !== undefined
+    )
+      throw new ToolPolicyError(toolId, 'symlink_refused', { cause: error });
+    if (code !== 'ENOENT' || !createDirs) throw error;
+  }
+  // The deepest existing ancestor is checked where the kernel says it is before anything is
+  // created in it, so a parent renamed out of the root gets no new directory.
+  if (currentHandle !== undefined)
+    await verify(toolId, { handle: currentHandle, path: current.path }, 'write');
+  try {
+    await mkdir(childPath(current, name), 0o777);
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error;
+  }
+  try {
+    return await open(childPath(current, name), DIRECTORY_FLAGS);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ELOOP' || code === 'ENOTDIR')
+      throw new ToolPolicyError(toolId, 'symlink_refused', { cause: error });
+    throw error;
+  }
+}
+
+function isSpecialFile(target: string): boolean {
+  const stats = lstatSync(target, { throwIfNoEntry: false });
+  return stats !== undefined && !stats.isFile() && !stats.isDirectory() && !stats.isSymbolicLink();
+}
+
+async function readSymlink(directory: DirectoryRef, name: string): Promise<string | undefined> {
+  const stats = await lstat(childPath(directory, name));
+  return stats.isSymbolicLink() ? readlink(childPath(directory, name)) : undefined;
+}
