@@ -2,6 +2,8 @@ import { isSchemaNode, type SchemaNode } from '../schema-node.js';
 import { jsonSchemaViolations, type Violations } from './json-schema-violations.js';
 
 const OPENAI_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+// Kept apart from the lowering's own list on purpose: an oracle that imported it could never
+// catch the lowering emitting a keyword OpenAI rejects.
 const OPENAI_STRICT_KEYWORDS = new Set([
   'type',
   'description',
