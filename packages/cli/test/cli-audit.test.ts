@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { callCli, runCli } from './run-cli.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 describe('toolhost call: audit log and non-interactive approval', () => {
@@ -12,11 +12,7 @@ describe('toolhost call: audit log and non-interactive approval', () => {
   });
   afterEach(() => ws.cleanup());
 
-  const call = (args: readonly string[], input?: string) =>
-    runCli(['call', ...args, ...ws.stateFlags], {
-      cwd: ws.root,
-      ...(input === undefined ? {} : { input }),
-    });
+  const call = (args: readonly string[], input?: string) => callCli(ws, args, input);
 
   it('writes a secret-free audit log: call, approval request and result, one line each', async () => {
     const secret = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { callCli } from './run-cli.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 describe('toolhost call: output and arguments', () => {
@@ -9,11 +9,7 @@ describe('toolhost call: output and arguments', () => {
   });
   afterEach(() => ws.cleanup());
 
-  const call = (args: readonly string[], input?: string) =>
-    runCli(['call', ...args, ...ws.stateFlags], {
-      cwd: ws.root,
-      ...(input === undefined ? {} : { input }),
-    });
+  const call = (args: readonly string[], input?: string) => callCli(ws, args, input);
 
   it('prints the model-facing result and exits 0', async () => {
     const run = await call(['read_file', '{"path":"notes.txt"}']);

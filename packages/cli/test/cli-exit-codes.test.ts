@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { callCli } from './run-cli.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 describe('toolhost call: exit codes', () => {
@@ -9,11 +9,7 @@ describe('toolhost call: exit codes', () => {
   });
   afterEach(() => ws.cleanup());
 
-  const call = (args: readonly string[], input?: string) =>
-    runCli(['call', ...args, ...ws.stateFlags], {
-      cwd: ws.root,
-      ...(input === undefined ? {} : { input }),
-    });
+  const call = (args: readonly string[], input?: string) => callCli(ws, args, input);
 
   it.each([
     ['bad JSON arguments', ['read_file', '{"path":'], 2],

@@ -75,3 +75,15 @@ export function runCli(args: readonly string[], options: RunCliOptions): Promise
     options.onSpawn?.(child);
   });
 }
+
+/** `toolhost call <args>` in a workspace, with its own state dir; `input` feeds stdin. */
+export function callCli(
+  ws: { readonly root: string; readonly stateFlags: readonly string[] },
+  args: readonly string[],
+  input?: string,
+): Promise<CliRun> {
+  return runCli(['call', ...args, ...ws.stateFlags], {
+    cwd: ws.root,
+    ...(input === undefined ? {} : { input }),
+  });
+}
