@@ -115,6 +115,17 @@ describe('boundForModel', () => {
     expect(bounded.result).toContain('full output unavailable (no_output_store)');
   });
 
+  it('keeps an object whose compact JSON fits even when its indented rendering would not', async () => {
+    const value = { entries: Array.from({ length: 220 }, (_, index) => ({ n: index, t: 'ab' })) };
+
+    const bounded = await boundForModel(value, { limits: { maxBytes: 4096, maxLines: 20 } });
+
+    // Indentation alone more than doubles it: no fixed slack over the rendering is a safe bound.
+    expect(JSON.stringify(value).length).toBeLessThanOrEqual(4096);
+    expect(JSON.stringify(value, null, 2).length).toBeGreaterThan(2 * 4096 + 1024);
+    expect(bounded).toEqual({ result: value, truncated: false });
+  });
+
   it('keeps an object whose compact JSON fits even when its rendering would not', async () => {
     const value = { text: 'a\n'.repeat(100) };
 

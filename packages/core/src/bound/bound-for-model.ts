@@ -55,9 +55,10 @@ export function overCeilingText(
   if (estimateJsonBytes(value, limits.maxBytes, 0) <= limits.maxBytes) return undefined;
   const rendered = renderForModel(value);
   if (rendered === undefined) return { text: UNSERIALIZABLE };
-  // The compact JSON is at least as long as the raw strings it holds, less the section lines:
-  // a rendering this far over the ceiling is over without building the JSON at all.
-  if (rendered.text.length > limits.maxBytes + RENDERING_SLACK) return rendered;
+  // The compact JSON holds every section string at least whole (escapes only lengthen it): bulk
+  // text past the ceiling is over without building the JSON at all. The indented head is no
+  // such bound, so anything less is decided on the JSON itself.
+  if ((rendered.bulkLength ?? 0) > limits.maxBytes) return rendered;
   // Near the ceiling, decide on the compact JSON the model would otherwise be handed.
   const json = safeStringify(value);
   if (json === undefined) return { text: UNSERIALIZABLE };
@@ -65,9 +66,6 @@ export function overCeilingText(
     ? undefined
     : rendered;
 }
-
-// Generous room for the `===== key =====` lines and indentation a rendering adds over JSON.
-const RENDERING_SLACK = 4096;
 
 /** Builds the preview + marker for an over-ceiling text, spilling the full text first. */
 export async function truncate(
