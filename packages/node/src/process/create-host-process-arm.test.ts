@@ -58,6 +58,18 @@ describe('createNodeToolHost process and os options', () => {
     await expect(attempt).rejects.toMatchObject({ code: 'tool_denied', reason });
   });
 
+  it('reports a missing cwd as not_found, with no path in the message', async () => {
+    const { host } = await create({ process: {} });
+
+    const attempt = host.process?.spawn('pwd', [], {}, { cwd: 'missing' });
+
+    await expect(attempt).rejects.toMatchObject({
+      code: 'tool_failed',
+      reason: 'not_found',
+      message: 'tool run_command failed: not_found',
+    });
+  });
+
   it("spills overflowing output into the run's spill directory", async () => {
     const { host } = await create({ process: { maxBufferBytes: 4096 } });
 

@@ -1,4 +1,5 @@
 import type { NodeHostParts } from '../create-node-tool-host.js';
+import { toFsError } from '../fs/fs-error.js';
 import { createProcessArm, type ProcessArm, type ProcessArmOptions } from './create-process-arm.js';
 import { createSpillOpener } from './create-spill-opener.js';
 
@@ -24,7 +25,13 @@ export function createHostProcessArm(parts: NodeHostParts): { readonly process?:
     openSpill: createSpillOpener(outputStore.directory),
     resolveCwd: async (root, requested) => {
       if (requested === undefined || requested === '') return root;
-      const opened = await jail.openForRead('run_command', requested, 'directory');
+      let opened;
+      try {
+        opened = await jail.openForRead('run_command', requested, 'directory');
+      } catch (error) {
+        // A Node error's message names the host path: it rides on `cause`, like an fs read's.
+        throw toFsError('run_command', error, false);
+      }
       await opened.handle.close();
       return opened.path;
     },
