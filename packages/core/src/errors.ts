@@ -275,8 +275,15 @@ export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** A model-chosen tool name as a message may carry it: as-is only when plainly an identifier. */
+export function printableToolName(name: unknown): string {
+  return typeof name === 'string' && PLAIN_NAME.test(name) ? name : '(unprintable name)';
+}
+
 // A model-chosen name is echoed only when it is plainly an identifier; anything else could carry
 // an injected payload or a secret into a log line.
+const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
 function describeName(name: string): string {
-  return /^[A-Za-z0-9_.-]{1,128}$/.test(name) ? `"${name}"` : '(unprintable name)';
+  return PLAIN_NAME.test(name) ? `"${name}"` : '(unprintable name)';
 }
