@@ -49,7 +49,7 @@ export function defineTool<Shape extends z.ZodRawShape, Result>(
 /** zod issues → field paths and problem codes; the offending value never leaves. */
 export function toArgsIssues(error: z.ZodError): ToolArgsIssue[] {
   return error.issues.flatMap((issue) => {
-    const base = issue.path.map(String).join('.');
+    const base = issue.path.map(printableSegment).join('.');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         // The key is model-chosen text: echo it only when it is plainly an identifier.
@@ -59,6 +59,13 @@ export function toArgsIssues(error: z.ZodError): ToolArgsIssue[] {
     }
     return [{ field: base === '' ? '(root)' : base, problem: issue.code }];
   });
+}
+
+// A record's keys (`headers`, `env`) are model-chosen text on the path too: a segment is echoed
+// only when it is one short token, so no payload, line break or fake `field (problem)` rides along.
+function printableSegment(step: PropertyKey): string {
+  const segment = String(step);
+  return /^[\x21-\x7e]{1,64}$/.test(segment) && !/[.,()]/.test(segment) ? segment : '(key)';
 }
 
 function toLlmVisibleParams(
