@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,6 +157,27 @@ describe('toolhost serve over stdio', () => {
       expect(serve.elicitations.at(-1)).not.toContain('AKIAIOSFODNN7EXAMPLE');
       expect(serve.elicitations.at(-1)).toContain('[redacted]');
     });
+  });
+
+  it('asks before a write to its own audit log in auto mode, and refuses without a human', async () => {
+    const auditLog = path.join(root, 'audit.jsonl');
+    const serve = await connectServe(
+      serverArgs('--tools', 'write_file', '--mode', 'auto', '--audit-log', auditLog),
+    );
+    try {
+      const attempt = serve.client.callTool({
+        name: 'write_file',
+        arguments: { path: 'audit.jsonl', content: 'forged\n' },
+      });
+
+      const error = await attempt.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).message).toMatch(/denied by approval/);
+      // The log itself records the attempt; a line of its own would be the write landing.
+      expect(await readFile(auditLog, 'utf8')).not.toMatch(/^forged$/m);
+    } finally {
+      await serve.close();
+    }
   });
 
   it('proxies a configured MCP server tool through the same pipeline (both ways at once)', async () => {

@@ -31,11 +31,8 @@ export async function openServeSession(
       tools: session.grantedTools,
       createContext: (toolId, signal) => session.context(toolId, signal),
       mode: settings.mode,
-      paths: {
-        root: settings.root,
-        stateDir: settings.stateDir,
-        ...(settings.configFile === undefined ? {} : { configFile: settings.configFile }),
-      },
+      // The session's own list, so the audit log is as protected here as under `toolhost call`.
+      paths: session.protectedPaths,
     },
     close: () => session.close(),
   };

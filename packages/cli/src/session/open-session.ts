@@ -16,6 +16,7 @@ import { CliUsageError } from '../cli-error.js';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
+import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import { openAuditLog, type AuditLog } from '../audit/audit-log.js';
 import { withAudit } from '../audit/with-audit.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
@@ -51,6 +52,8 @@ export interface Session {
   readonly tools: readonly AnyToolDef[];
   /** The granted subset, in id order. */
   readonly grantedTools: readonly AnyToolDef[];
+  /** What the protected-path rule guards in this session, the audit log included. */
+  readonly protectedPaths: ProtectedPathContext;
   /** The dispatch context of one call of `toolId`; approval requests go to the audit log. */
   context(toolId: ToolId, signal?: AbortSignal): ToolDispatchContext;
   close(): Promise<void>;
@@ -123,19 +126,20 @@ async function assemble(
   const registry = audit === undefined ? engine : withAudit(engine, audit);
   const granted = new Set(settings.grant);
   const grantedTools = tools.filter((tool) => granted.has(tool.id));
+  const protectedPaths: ProtectedPathContext = {
+    root: settings.root,
+    stateDir: settings.stateDir,
+    configFile: settings.configFile,
+    // Append-only means no tool rewrites the log either: a write there always asks a human.
+    ...(settings.auditLog === undefined ? {} : { files: [realpathSync(settings.auditLog)] }),
+  };
   const confirm = createConfirmHook({
     mode: settings.mode,
     ...(options.prompter === undefined ? {} : { prompter: options.prompter }),
     ...(options.nonInteractiveReason === undefined
       ? {}
       : { nonInteractiveReason: options.nonInteractiveReason }),
-    paths: {
-      root: settings.root,
-      stateDir: settings.stateDir,
-      configFile: settings.configFile,
-      // Append-only means no tool rewrites the log either: a write there always asks a human.
-      ...(settings.auditLog === undefined ? {} : { files: [realpathSync(settings.auditLog)] }),
-    },
+    paths: protectedPaths,
     cache: new ApprovalCache(),
   });
   return {
@@ -145,6 +149,7 @@ async function assemble(
     registry,
     tools,
     grantedTools,
+    protectedPaths,
     ...(created.mcpReport === undefined ? {} : { mcpReport: created.mcpReport }),
     context(toolId, signal) {
       const parameters = settings.toolConfig[toolId];
