@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolExecutionError, ToolPolicyError } from '@toolhost/core';
+import { isInside } from '../fs/requested-path.js';
 
 /**
  * Resolves a config-only `cwd` inside the jail root exactly like an fs path: resolve against the
@@ -20,19 +21,12 @@ export async function resolveCwd(
     real = await realpath(candidate);
   } catch (error) {
     // A lexical escape is judged before existence, so probing outside the root learns nothing.
-    if (!isInsideRoot(root, candidate)) throw new ToolPolicyError(toolId, 'scope_escape');
+    if (!isInside(root, candidate)) throw new ToolPolicyError(toolId, 'scope_escape');
     throw new ToolExecutionError(toolId, 'not_found', { cause: error, recoverable: true });
   }
-  if (!isInsideRoot(root, real)) throw new ToolPolicyError(toolId, 'scope_escape');
+  if (!isInside(root, real)) throw new ToolPolicyError(toolId, 'scope_escape');
   if (!(await stat(real)).isDirectory()) {
     throw new ToolExecutionError(toolId, 'not_a_directory', { recoverable: true });
   }
   return real;
-}
-
-/** True when `candidate` is `root` or below it (never a bare string prefix). */
-export function isInsideRoot(root: string, candidate: string): boolean {
-  return (
-    candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep)
-  );
 }

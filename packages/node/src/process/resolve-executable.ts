@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolPolicyError } from '@toolhost/core';
-import { isInsideRoot } from './resolve-cwd.js';
+import { isInside } from '../fs/requested-path.js';
 
 /**
  * Resolves the executable the host will run, never through a shell. An absolute path is used as
@@ -32,7 +32,7 @@ export async function resolveExecutable(input: {
     if (real === undefined || !(await isExecutableFile(real))) {
       throw new ToolPolicyError(toolId, 'command_not_found');
     }
-    if (!isInsideRoot(root, real)) {
+    if (!isInside(root, real)) {
       throw new ToolPolicyError(toolId, 'scope_escape');
     }
     return real;
