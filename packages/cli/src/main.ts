@@ -49,8 +49,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       // Help and version are successes; every other parse failure is a usage error.
       return error.exitCode === 0 ? EXIT_CODES.success : EXIT_CODES.usage;
     }
-    const json = argv.includes('--json');
-    printFailure(io, json, describeFailure(error));
-    return describeFailure(error).exitCode;
+    const report = describeFailure(error);
+    printFailure(io, argv.includes('--json'), report);
+    return report.exitCode;
   }
 }

@@ -4,6 +4,7 @@ import {
   type AnyToolDef,
   type ToolRegistry,
 } from '@toolhost/core';
+import { safeToolName } from '../commands/safe-tool-name.js';
 import type { AuditLog } from './audit-log.js';
 
 /**
@@ -17,7 +18,7 @@ export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry
     get: (id: string) => registry.get(id),
     list: () => registry.list(),
     dispatch: async (call, ctx) => {
-      const toolId = printableName(call.name);
+      const toolId = safeToolName(call.name);
       audit.write('tool_call', {
         toolId,
         toolInput: projectInput(call.args, registry.get(call.name)),
@@ -57,9 +58,4 @@ function projectInput(args: unknown, tool: AnyToolDef | undefined): unknown {
 function reasonOf(error: ToolDispatchError): string | undefined {
   const reason: unknown = (error as { reason?: unknown }).reason;
   return typeof reason === 'string' ? reason : undefined;
-}
-
-// A requested name is echoed only when it is plainly an identifier.
-function printableName(name: string): string {
-  return /^[A-Za-z0-9_.-]{1,128}$/.test(name) ? name : '(unprintable name)';
 }
