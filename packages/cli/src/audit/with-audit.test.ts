@@ -52,6 +52,20 @@ describe('withAudit', () => {
     ]);
   });
 
+  it('never logs the value of a secret-tainted key, which the pipeline then refuses', async () => {
+    const audit = recorder();
+    const registry = withAudit(createToolRegistry({ tools: [echo], host: {} }), audit);
+    const tainted = { ...ctx, secretArgKeys: new Set(['text']) };
+
+    const attempt = registry.dispatch(
+      { id: '1', name: 'echo', args: { text: 'hunter2' } },
+      tainted,
+    );
+
+    await expect(attempt).rejects.toMatchObject({ code: 'tool_args_invalid' });
+    expect(JSON.stringify(audit.lines)).not.toContain('hunter2');
+  });
+
   it('records a failure by code and reason and rethrows it', async () => {
     const audit = recorder();
     const registry = withAudit(createToolRegistry({ tools: [echo], host: {} }), audit);

@@ -21,7 +21,7 @@ export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry
       const toolId = safeToolName(call.name);
       audit.write('tool_call', {
         toolId,
-        toolInput: projectInput(call.args, registry.get(call.name)),
+        toolInput: projectInput(call.args, registry.get(call.name), ctx.secretArgKeys),
       });
       try {
         const outcome = await registry.dispatch(call, ctx);
@@ -47,10 +47,15 @@ export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry
   } satisfies ToolRegistry);
 }
 
-// The caller's arguments minus config-only keys (the pipeline ignores those from a caller).
-function projectInput(args: unknown, tool: AnyToolDef | undefined): unknown {
+// The caller's arguments minus config-only keys (the pipeline ignores those from a caller) and
+// secret-tainted keys: the pipeline refuses those, but only after this line is written.
+function projectInput(
+  args: unknown,
+  tool: AnyToolDef | undefined,
+  secretArgKeys: ReadonlySet<string> | undefined,
+): unknown {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return args ?? {};
-  const hidden = new Set(tool?.configOnlyParams ?? []);
+  const hidden = new Set([...(tool?.configOnlyParams ?? []), ...(secretArgKeys ?? [])]);
   return Object.fromEntries(Object.entries(args).filter(([key]) => !hidden.has(key)));
 }
 
