@@ -73,6 +73,18 @@ describe('notify through a helper on a test PATH', () => {
     expect(existsSync('/tmp/pwned-os')).toBe(false);
   });
 
+  it('fails a NUL in the text with a fixed message that never quotes it', async () => {
+    const arm = createOsArm({ hostEnv: { PATH: bin }, platform: 'linux' });
+
+    const attempt = arm.notify({ title: 'SECRET\0title', body: 'b' });
+
+    await expect(attempt).rejects.toMatchObject({
+      code: 'tool_failed',
+      reason: 'spawn_failed',
+      message: 'tool notify failed: spawn_failed',
+    });
+  });
+
   it('stops a helper at its timeout', async () => {
     await writeFile(path.join(bin, 'notify-send'), `#!/bin/sh\nexec ${SLEEP} 30\n`);
     const arm = createOsArm({ hostEnv: { PATH: bin }, platform: 'linux', timeoutMs: 200 });

@@ -24,13 +24,19 @@ export function runHelper(run: HelperRun): Promise<string> {
   const { toolId, signal } = run;
   if (signal?.aborted === true) return Promise.reject(new ToolCancelledError(toolId));
   return new Promise((resolve, reject) => {
-    const child = spawn(run.file, [...run.args], {
-      env: run.env,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      detached: true,
-      shell: false,
-      windowsHide: true,
-    });
+    let child;
+    try {
+      child = spawn(run.file, [...run.args], {
+        env: run.env,
+        stdio: ['ignore', 'pipe', 'ignore'],
+        detached: true,
+        shell: false,
+        windowsHide: true,
+      });
+    } catch (error) {
+      // Node's own message quotes the offending argument (model text with a NUL): cause only.
+      return reject(new ToolExecutionError(toolId, 'spawn_failed', { cause: error }));
+    }
     const chunks: Buffer[] = [];
     let received = 0;
     let ending: 'timeout' | 'abort' | 'capped' | undefined;
