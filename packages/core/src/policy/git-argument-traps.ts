@@ -1,4 +1,4 @@
-import { matchLong, scanOptions, type OptionGrammar } from './scan-options.js';
+import { scanOptions, type OptionGrammar } from './scan-options.js';
 
 /**
  * The git trap floor. git reads global options before the subcommand (`-c`, `--git-dir`,
@@ -199,10 +199,3 @@ const SAFE_LONG: ReadonlySet<string> = new Set(['text']);
 // in every subcommand belong here: a wrong entry would hide the option after it (`--format` has
 // no separate form, so `git log --format --output=x` still writes the file).
 const LONG_VALUES: ReadonlySet<string> = new Set(['grep', 'author', 'committer', 'message']);
-
-/** True when a git long option name (no dashes) selects a trap; used by the tests. */
-export function isGitLongTrap(name: string): boolean {
-  return (
-    matchLong(name, { longTraps: LONG_TRAPS, abbreviations: true, negations: true }) !== undefined
-  );
-}
