@@ -52,6 +52,19 @@ describe('withProcessProgress', () => {
     expect(drawn.every((text) => [...text.replace('\r\x1b[2K', '')].length <= 59)).toBe(true);
   });
 
+  it('draws a hostile executable name inert', async () => {
+    const { stream, writes } = fakeStream(true);
+    const host = withProcessProgress(slowHost(60), { stream, delayMs: 5, intervalMs: 10 });
+
+    await host.process?.spawn('./bin/\x1b]0;owned\x07\nfake', [], {}, {});
+
+    const drawn = writes.filter((text) => text.includes('running'));
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(drawn.join('')).not.toContain('\x1b]');
+    expect(drawn.join('')).not.toContain('\x07');
+    expect(drawn.join('')).not.toContain('\n');
+  });
+
   it('prints nothing for a quick spawn', async () => {
     const { stream, writes } = fakeStream(true);
     const host = withProcessProgress(slowHost(1), { stream, delayMs: 200 });

@@ -1,4 +1,5 @@
-import type { ProcessCapability, ToolHost } from '@toolhost/core';
+import { redactSecretShapedText, type ProcessCapability, type ToolHost } from '@toolhost/core';
+import { sanitizeLineForTerminal } from '../terminal/sanitize-for-terminal.js';
 import type { OutputTail } from './output-tail.js';
 
 /** Where and how often the elapsed time is drawn. */
@@ -37,8 +38,11 @@ export function withProcessProgress(host: ToolHost, options: ProgressOptions): T
 function startTicker(command: string, options: ProgressOptions): () => void {
   const { stream, delayMs = 1_000, intervalMs = 1_000, now = Date.now } = options;
   const started = now();
-  // The executable name only: its arguments may carry what the preview had to redact.
-  const label = command.split(/[\\/]/).at(-1) ?? 'command';
+  // The executable name only: its arguments may carry what the preview had to redact. The name
+  // is the model's too, so it gets the same redaction and inertness as the output line.
+  const label = sanitizeLineForTerminal(
+    redactSecretShapedText(command.split(/[\\/]/).at(-1) ?? 'command'),
+  );
   let drawn = false;
   const draw = (): void => {
     const seconds = Math.floor((now() - started) / 1_000);
