@@ -34,7 +34,9 @@ export async function buildEgressResponse(
     maxBytes: options.maxBodyBytes,
   });
   signal.throwIfAborted();
-  const base = { status: response.statusCode, headers, url: url.href };
+  // A redirect can echo the secret into the final URL as easily as into the body.
+  const href = credential === undefined ? url.href : url.href.replaceAll(credential, '[redacted]');
+  const base = { status: response.statusCode, headers, url: href };
   if (read.kind === 'binary') {
     if (options.media === undefined) {
       return { ...base, body: `[binary body: ${read.bytes.byteLength} bytes of ${read.mimeType}]` };

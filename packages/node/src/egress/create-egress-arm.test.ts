@@ -242,6 +242,23 @@ describe('createEgressArm against a real HTTPS server on 127.0.0.1', () => {
       expect(response.body).toBe('you sent Bearer [redacted]');
     });
 
+    it('keeps the secret out of the final URL when a redirect echoes it', async () => {
+      server.handler = (request, response) => {
+        if (request.url === '/') {
+          const token = String(request.headers.authorization).replace('Bearer ', '');
+          response.statusCode = 302;
+          response.setHeader('location', `/landed?echo=${token}`);
+        }
+        response.end('ok');
+      };
+      const arm = localArm({ resolveCredential: () => 'sk-redirected-secret-4242' });
+
+      const response = await arm.fetch(get('/', { credentialRef: 'key' }));
+
+      expect(server.seen[1]?.url).toBe('/landed?echo=sk-redirected-secret-4242');
+      expect(JSON.stringify(response)).not.toContain('sk-redirected-secret-4242');
+    });
+
     it('fails with a secret-free error when the credential is missing', async () => {
       const arm = localArm();
 
