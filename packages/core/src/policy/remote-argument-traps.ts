@@ -84,12 +84,17 @@ function findCurlLocalFile(args: readonly string[]): string | undefined {
       }
     }
     if (name === undefined || value === undefined || !CURL_FILE_OPTIONS.has(name)) continue;
+    // `-w @file` prints a local file to stdout; `%output{file}` (curl 8.3) writes to any file.
+    if (name === 'write-out') {
+      if (value.startsWith('@') || /%output\{/i.test(value)) return 'curl:--write-out';
+      continue;
+    }
     const readsFile =
       name === 'cookie'
         ? !value.includes('=')
         : /^[@<]/.test(value) ||
           /^[^=]*=[@<]/.test(value) ||
-          (name === 'data-urlencode' && /^[^=]*@/.test(value));
+          ((name === 'data-urlencode' || name === 'url-query') && /^[^=]*@/.test(value));
     if (readsFile) return 'curl:local-file';
   }
   return undefined;
@@ -103,12 +108,16 @@ const CURL_FILE_OPTIONS: ReadonlySet<string> = new Set([
   'json',
   'form',
   'header',
+  'proxy-header',
+  'url-query',
   'cookie',
   'variable',
+  'write-out',
 ]);
 const CURL_FILE_SHORT: ReadonlyMap<string, string> = new Map([
   ['d', 'data'],
   ['F', 'form'],
   ['H', 'header'],
   ['b', 'cookie'],
+  ['w', 'write-out'],
 ]);
