@@ -42,6 +42,8 @@ export function findNpmTrap(args: readonly string[]): string | undefined {
   ) {
     return 'npm:config-write';
   }
+  // `npm pkg set scripts.test=…` writes the script a later `npm test` runs.
+  if (command === 'pkg' && sub !== 'get') return 'npm:pkg-write';
   return undefined;
 }
 
@@ -54,6 +56,7 @@ const NPM_TRAP_COMMANDS: ReadonlySet<string> = new Set([
   'init',
   'create',
   'innit',
+  'set-script',
 ]);
 
 /** The pnpm / yarn trap check: their one-shot runners and config options. */
