@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,20 @@ describe('read_file allows', () => {
     const read = await box.fs.readFile({ path: requested });
 
     expect(read.content).toBe(content);
+  });
+
+  it('closes what it opened before a symlinked directory, so repeated reads hold no descriptor', async () => {
+    await mkdir(path.join(box.root, 'nested'), { recursive: true });
+    await symlink('../src', path.join(box.root, 'nested', 'srclink'));
+    const openDescriptors = (): number => readdirSync('/proc/self/fd').length;
+    await box.fs.readFile({ path: 'nested/srclink/index.ts' });
+    const before = openDescriptors();
+
+    for (let round = 0; round < 50; round++) {
+      await box.fs.readFile({ path: 'nested/srclink/index.ts' });
+    }
+
+    expect(openDescriptors() - before).toBeLessThan(5);
   });
 
   it('an absolute path inside the root', async () => {

@@ -56,6 +56,8 @@ export async function walk(
         const link =
           code === 'ELOOP' || code === 'ENOTDIR' ? await readSymlink(current, name) : undefined;
         if (link === undefined) throw error;
+        // The walk restarts from a root: the directory opened so far is done with.
+        await owned?.close();
         return { redirect: path.resolve(current.path, link, ...segments.slice(index + 1)) };
       }
       await owned?.close();
