@@ -77,7 +77,7 @@ describe('read_file', () => {
 
   it('refuses a FIFO without hanging', async () => {
     const fifo = path.join(box.root, 'pipe');
-    if (spawnSync('mkfifo', [fifo]).status !== 0) return;
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
 
     await expect(box.fs.readFile({ path: 'pipe' })).rejects.toMatchObject({
       reason: 'unsupported_file_type',

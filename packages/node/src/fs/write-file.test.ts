@@ -32,6 +32,17 @@ describe('write_file', () => {
     expect(await readdir(box.root)).toEqual(['a.txt']);
   });
 
+  it('never carries setuid or setgid over to the new content', async () => {
+    box = await createSandbox({}, async ({ root }) => {
+      await writeFile(path.join(root, 'tool'), '#!/bin/sh\n');
+      await chmod(path.join(root, 'tool'), 0o6755);
+    });
+
+    await box.fs.writeFile({ path: 'tool', content: '#!/bin/sh\nid\n' });
+
+    expect((await stat(path.join(box.root, 'tool'))).mode & 0o7777).toBe(0o755);
+  });
+
   it('appends, creating the file when missing', async () => {
     box = await createSandbox();
 
@@ -93,7 +104,7 @@ describe('write_file on a special file', () => {
   it('refuses to append to a FIFO before opening it', async () => {
     const box = await createSandbox();
     try {
-      if (spawnSync('mkfifo', [path.join(box.root, 'pipe')]).status !== 0) return;
+      expect(spawnSync('mkfifo', [path.join(box.root, 'pipe')]).status).toBe(0);
 
       const attempt = box.fs.writeFile({ path: 'pipe', content: 'x', append: true });
 

@@ -112,7 +112,8 @@ function checkExisting(directory: DirectoryRef, name: string): number | undefine
   if (stats.isDirectory()) throw fsFailure(TOOL_ID, 'is_directory', true);
   if (!stats.isFile()) throw fsFailure(TOOL_ID, 'unsupported_file_type', true);
   if (stats.nlink > 1) throw new ToolPolicyError(TOOL_ID, 'hard_link_refused');
-  return stats.mode & 0o7777;
+  // Permission bits only: new content must never inherit setuid, setgid or sticky.
+  return stats.mode & 0o777;
 }
 
 async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
