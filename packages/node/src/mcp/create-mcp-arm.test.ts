@@ -234,6 +234,22 @@ describe('createMcpArm lifecycle', () => {
     await expect.poll(() => isAlive(childPid), { timeout: 3_000 }).toBe(false);
   });
 
+  it('reaps what a server spawned when the server dies on its own', async () => {
+    const arm = await createMcpArm({ servers: { fx: fixtureServerDeclaration() } });
+    try {
+      const childPid = Number(
+        await arm.capability.call({ server: 'fx', tool: 'spawn_child', args: {} }),
+      );
+      expect(isAlive(childPid)).toBe(true);
+
+      await arm.capability.call({ server: 'fx', tool: 'crash', args: {} }).catch(() => undefined);
+
+      await expect.poll(() => isAlive(childPid), { timeout: 3_000 }).toBe(false);
+    } finally {
+      await arm.close();
+    }
+  });
+
   it.each([
     [
       'a command that does not exist',

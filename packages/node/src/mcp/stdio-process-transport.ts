@@ -50,6 +50,8 @@ export class StdioProcessTransport implements Transport {
     this.child = child;
     this.exited = new Promise((resolve) => child.once('close', () => resolve()));
     child.once('close', () => {
+      // A server that exited on its own leaves orphans in its group: they go with it.
+      signalGroup(child, 'SIGKILL');
       this.child = undefined;
       this.onclose?.();
     });
