@@ -21,7 +21,7 @@ export async function resolveCredential(
 ): Promise<string> {
   let secret: string | undefined;
   try {
-    secret = resolver === undefined ? await readBuiltIn(ref) : await resolver(ref);
+    secret = resolver === undefined ? await readCredentialRef(ref) : await resolver(ref);
   } catch (error) {
     throw new ToolExecutionError(toolId, 'credential_unavailable', { cause: error });
   }
@@ -43,7 +43,8 @@ export function toAuthorization(secret: string): string {
   return /\s/.test(secret) ? secret : `Bearer ${secret}`;
 }
 
-async function readBuiltIn(ref: string): Promise<string | undefined> {
+/** The built-in sources: `env:NAME` or `file:/absolute/path` (64 KiB at most, trimmed). */
+export async function readCredentialRef(ref: string): Promise<string | undefined> {
   if (ref.startsWith('env:')) {
     const name = ref.slice('env:'.length);
     return ENV_NAME.test(name) ? process.env[name] : undefined;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readCredentialRef } from '../egress/resolve-credential.js';
 import type { DeclaredValue } from './mcp-arm-options.js';
 
 /** The variables a stdio server inherits; everything else must be declared. */
@@ -41,13 +41,9 @@ export function buildMcpServerEnv(
 
 /** The default `credentialRef` resolver: `env:NAME` or `file:/absolute/path`. */
 export async function resolveCredentialRef(ref: string): Promise<string> {
-  if (ref.startsWith('env:')) {
-    const value = process.env[ref.slice('env:'.length)];
-    if (value !== undefined && value !== '') return value;
-  } else if (ref.startsWith('file:')) {
-    const text = await readFile(ref.slice('file:'.length), 'utf8').catch(() => undefined);
-    if (text !== undefined && text.trim() !== '') return text.trim();
-  }
+  const value = await readCredentialRef(ref).catch(() => undefined);
+  // A NUL cannot ride in an environment block, and spawn's own error would quote the value.
+  if (value !== undefined && value !== '' && !value.includes('\0')) return value;
   // The ref is config, not a secret, but it can name a path: keep it off the message.
   throw new Error('toolhost: an mcp credentialRef could not be resolved');
 }
