@@ -142,6 +142,7 @@ describe('findArgumentTrap traps', () => {
     ],
     ['npm pkg set of a script', ['npm', 'pkg', 'set', 'scripts.test=touch x']],
     ['npm set-script', ['npm', 'set-script', 'test', 'touch x']],
+    ['yarn node', ['yarn', 'node', '-e', 'x']],
     ['wget -e', ['wget', '-e', 'x=y', 'https://example.org']],
     ['dd of=', ['dd', 'if=/dev/zero', 'of=/tmp/x']],
     ['go -toolexec', ['go', 'build', '-toolexec=sh', './...']],

@@ -63,7 +63,14 @@ const NPM_TRAP_COMMANDS: ReadonlySet<string> = new Set([
 export function findPackageRunnerTrap(binary: string): BinaryTrapCheck {
   return (args) => {
     const first = args.find((arg) => !arg.startsWith('-'));
-    if (first === 'dlx' || first === 'exec' || first === 'create' || first === 'x') {
+    // `yarn node …` runs node itself with whatever arguments follow.
+    if (
+      first === 'dlx' ||
+      first === 'exec' ||
+      first === 'create' ||
+      first === 'x' ||
+      first === 'node'
+    ) {
       return `${binary}:${first}`;
     }
     return args.some((arg) => /^--(config|global-folder|prefix|script-shell)/.test(arg))
