@@ -147,6 +147,7 @@ describe('findArgumentTrap traps', () => {
     ['dd of=', ['dd', 'if=/dev/zero', 'of=/tmp/x']],
     ['go -toolexec', ['go', 'build', '-toolexec=sh', './...']],
     ['go generate', ['go', 'generate', './...']],
+    ['go env -w', ['go', 'env', '-w', 'GOFLAGS=-toolexec=sh']],
     ['env -S', ['env', '-S', 'sh -c x']],
     ['sh', ['sh', '-c', 'x']],
     ['bash by path', ['/bin/bash', 'x.sh']],
@@ -214,6 +215,7 @@ describe('findArgumentTrap near-misses', () => {
     ['curl -w with a format', ['curl', '-sw', '%{http_code}', 'https://example.org']],
     ['dd to stdout', ['dd', 'if=/dev/zero', 'bs=1', 'count=1']],
     ['go build', ['go', 'build', './...']],
+    ['go env read', ['go', 'env', 'GOPATH']],
     ['an unknown binary', ['ls', '-la', '--color=never']],
   ])('passes %s', (_case, argv) => {
     expect(findArgumentTrap(argv)).toBeUndefined();

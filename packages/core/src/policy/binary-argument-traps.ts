@@ -233,5 +233,8 @@ function findGoTrap(args: readonly string[]): string | undefined {
     shortTraps: { C: 'go:-C' },
   });
   if (scan.trap !== undefined) return scan.trap;
-  return scan.operands[0]?.value === 'generate' ? 'go:generate' : undefined;
+  const first = scan.operands[0]?.value;
+  // `go env -w GOFLAGS=-toolexec=…` persists a flag every later `go build` obeys.
+  if (first === 'env' && args.some((arg) => /^--?w(=|$)/.test(arg))) return 'go:env-write';
+  return first === 'generate' ? 'go:generate' : undefined;
 }
