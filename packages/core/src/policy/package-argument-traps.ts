@@ -62,7 +62,11 @@ const NPM_TRAP_COMMANDS: ReadonlySet<string> = new Set([
 /** The pnpm / yarn trap check: their one-shot runners and config options. */
 export function findPackageRunnerTrap(binary: string): BinaryTrapCheck {
   return (args) => {
-    const first = args.find((arg) => !arg.startsWith('-'));
+    const [first, second] = args.filter((arg) => !arg.startsWith('-'));
+    // Like `npm config set`: `script-shell` or yarn's `yarnPath` then runs on every later call.
+    if (first === 'config' && second !== undefined && second !== 'get' && second !== 'list') {
+      return `${binary}:config-write`;
+    }
     // `yarn node …` runs node itself with whatever arguments follow.
     if (
       first === 'dlx' ||
