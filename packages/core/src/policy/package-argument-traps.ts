@@ -67,6 +67,9 @@ export function findPackageRunnerTrap(binary: string): BinaryTrapCheck {
     if (first === 'config' && second !== undefined && second !== 'get' && second !== 'list') {
       return `${binary}:config-write`;
     }
+    // yarn's `plugin import <url>` and `set version <url>` fetch JavaScript every later call runs.
+    if (first === 'plugin' || (first === 'set' && second === 'version'))
+      return `${binary}:${first}`;
     // `yarn node …` runs node itself with whatever arguments follow.
     if (
       first === 'dlx' ||
