@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createToolRegistry } from './registry.js';
 import { httpTool, stubTool } from './dispatch/test-support/stub-tools.js';
+import { gitCommitTool } from './tools/git-commit.js';
+import { gitStatusTool } from './tools/git-status.js';
 
 describe('createToolRegistry', () => {
   it('lists ids in code-unit order, independent of locale', () => {
@@ -26,24 +28,25 @@ describe('createToolRegistry', () => {
     );
   });
 
-  it('accepts a built-in process tool without a target (a fixed git subcommand)', () => {
-    const tool = stubTool({ id: 'git_status', policy: { spawnsProcess: true } }).tool;
+  it('accepts the built-in git tools without a target (a fixed git subcommand)', () => {
+    const registry = createToolRegistry({ tools: [gitStatusTool, gitCommitTool], host: {} });
 
-    const registry = createToolRegistry({ tools: [tool], host: {} });
-
-    expect(registry.list()).toEqual(['git_status']);
+    expect(registry.list()).toEqual(['git_commit', 'git_status']);
   });
 
-  it.each(['plugin', 'mcp'] as const)(
-    'refuses a %s process tool without a target: its allowlist would be skipped',
-    (source) => {
-      const tool = stubTool({ id: 'spawner', source, policy: { spawnsProcess: true } }).tool;
-
-      expect(() => createToolRegistry({ tools: [tool], host: {} })).toThrow(
-        /process tool spawner must declare a policyTarget/,
-      );
-    },
-  );
+  it.each([
+    ['a plugin', stubTool({ id: 'spawner', pinned: false, policy: { spawnsProcess: true } }).tool],
+    [
+      'a tool that merely claims to be built in',
+      stubTool({ id: 'spawner', source: 'builtin', pinned: false, policy: { spawnsProcess: true } })
+        .tool,
+    ],
+    ['a copy of git_status under another id', { ...gitStatusTool, id: 'spawner' }],
+  ])('refuses %s spawning without a target: its allowlist would be skipped', (_case, tool) => {
+    expect(() => createToolRegistry({ tools: [tool], host: {} })).toThrow(
+      /process tool spawner must declare a policyTarget/,
+    );
+  });
 
   it('gets by exact own id only', () => {
     const registry = createToolRegistry({ tools: [httpTool().tool], host: {} });

@@ -1,5 +1,6 @@
 import type { ToolDispatchContext } from './dispatch-context.js';
 import { compareCodeUnits } from './errors.js';
+import { isCommandPinned } from './policy/pinned-process-tools.js';
 import { dispatch, type RegistryState } from './dispatch/dispatch.js';
 import type { RegisteredTool } from './dispatch/registered-tool.js';
 import type { ToolCall, ToolDispatchOutcome } from './dispatch/tool-call.js';
@@ -47,12 +48,13 @@ function assertRegistrable(def: AnyToolDef): void {
     throw new TypeError('toolhost: a tool id must be a non-empty string');
   }
   // An http tool's whole guardrail is its URL: without a target the allowlist would be skipped
-  // (fail-open). Only the built-in `git_status` and `git_commit` may spawn without one: they run
-  // a fixed git subcommand; a custom process tool must name its command so the allowlist sees it.
+  // (fail-open). Only the built-in `git_status` and `git_commit` objects may spawn without one:
+  // they run a fixed git subcommand; any other process tool, a copy of those included, must name
+  // its command so the allowlist sees it.
   if (def.policy.egress === 'http' && def.policyTarget === undefined) {
     throw new TypeError(`toolhost: http tool ${def.id} must declare a policyTarget`);
   }
-  if (def.policy.spawnsProcess && def.policyTarget === undefined && def.source !== 'builtin') {
+  if (def.policy.spawnsProcess && def.policyTarget === undefined && !isCommandPinned(def)) {
     throw new TypeError(`toolhost: process tool ${def.id} must declare a policyTarget`);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { markCommandPinned } from '../policy/pinned-process-tools.js';
 import { requireArm } from '../dispatch/require-arm.js';
 import { ToolPolicyError } from '../errors.js';
 import { MAX_ARGUMENTS, MAX_PATH_LENGTH, MAX_TEXT_LENGTH } from './arg-bounds.js';
@@ -9,40 +10,42 @@ import { toProcessOutcome } from './process-outcome.js';
 const ID = 'git_commit';
 
 /** Commits already-tracked changes after a human gate; never stages anything itself. */
-export const gitCommitTool = defineTool({
-  id: ID,
-  source: 'builtin',
-  description:
-    'Create a git commit with the given message, limited to the listed files when given. Requires human approval and never stages new files.',
-  args: z.strictObject({
-    message: z.string().min(1).max(MAX_TEXT_LENGTH).describe('The commit message.'),
-    files: z
-      .array(
-        z
-          .string()
-          .min(1)
-          .max(MAX_PATH_LENGTH)
-          // Belt and braces with the `--` below: a leading dash is never a file a model meant.
-          .refine((file) => !file.startsWith('-'), { message: 'leading_dash' }),
-      )
-      .max(MAX_ARGUMENTS)
-      .optional()
-      .describe('Pathspecs to commit; none may start with "-".'),
+export const gitCommitTool = markCommandPinned(
+  defineTool({
+    id: ID,
+    source: 'builtin',
+    description:
+      'Create a git commit with the given message, limited to the listed files when given. Requires human approval and never stages new files.',
+    args: z.strictObject({
+      message: z.string().min(1).max(MAX_TEXT_LENGTH).describe('The commit message.'),
+      files: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(MAX_PATH_LENGTH)
+            // Belt and braces with the `--` below: a leading dash is never a file a model meant.
+            .refine((file) => !file.startsWith('-'), { message: 'leading_dash' }),
+        )
+        .max(MAX_ARGUMENTS)
+        .optional()
+        .describe('Pathspecs to commit; none may start with "-".'),
+    }),
+    policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: true },
+    async dispatch(args, host, ctx) {
+      // The registry refuses first; this keeps the floor if the def is ever dispatched directly.
+      if (!ctx.gateApproved) throw new ToolPolicyError(ID, 'gate_required');
+      const processArm = requireArm(ID, host.process, 'process');
+      // `--` makes every file a pathspec, so no file name can become an option.
+      const argv = ['commit', '-m', args.message, '--', ...(args.files ?? [])];
+      const result = await processArm.spawn(
+        'git',
+        argv,
+        {},
+        dropUndefined({ hostCallOptions: ctx.hostCallOptions }),
+        ctx.signal,
+      );
+      return toProcessOutcome(ID, result);
+    },
   }),
-  policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: true },
-  async dispatch(args, host, ctx) {
-    // The registry refuses first; this keeps the floor if the def is ever dispatched directly.
-    if (!ctx.gateApproved) throw new ToolPolicyError(ID, 'gate_required');
-    const processArm = requireArm(ID, host.process, 'process');
-    // `--` makes every file a pathspec, so no file name can become an option.
-    const argv = ['commit', '-m', args.message, '--', ...(args.files ?? [])];
-    const result = await processArm.spawn(
-      'git',
-      argv,
-      {},
-      dropUndefined({ hostCallOptions: ctx.hostCallOptions }),
-      ctx.signal,
-    );
-    return toProcessOutcome(ID, result);
-  },
-});
+);

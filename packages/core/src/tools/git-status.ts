@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
+import { markCommandPinned } from '../policy/pinned-process-tools.js';
 import { requireArm } from '../dispatch/require-arm.js';
 import { MAX_ARGUMENTS, MAX_COMMAND_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
@@ -17,32 +18,34 @@ const DIFF_GUARDS = {
 } as const;
 
 /** Read-only git inspection: the model picks the subcommand, the author picks every flag. */
-export const gitStatusTool = defineTool({
-  id: ID,
-  source: 'builtin',
-  description:
-    'Inspect the git repository of the workspace: "status" (default), "log" or "diff". Flags are fixed by the configuration.',
-  args: z.strictObject({
-    command: z
-      .enum(['status', 'log', 'diff'])
-      .default('status')
-      .describe('The read-only git subcommand to run.'),
-    // Config-only: a model-chosen `--output`, `--ext-diff`, `--no-index` or `-c` would write
-    // files, run programs or read outside the repository.
-    args: z.array(z.string().max(MAX_COMMAND_LENGTH)).max(MAX_ARGUMENTS).optional(),
+export const gitStatusTool = markCommandPinned(
+  defineTool({
+    id: ID,
+    source: 'builtin',
+    description:
+      'Inspect the git repository of the workspace: "status" (default), "log" or "diff". Flags are fixed by the configuration.',
+    args: z.strictObject({
+      command: z
+        .enum(['status', 'log', 'diff'])
+        .default('status')
+        .describe('The read-only git subcommand to run.'),
+      // Config-only: a model-chosen `--output`, `--ext-diff`, `--no-index` or `-c` would write
+      // files, run programs or read outside the repository.
+      args: z.array(z.string().max(MAX_COMMAND_LENGTH)).max(MAX_ARGUMENTS).optional(),
+    }),
+    configOnlyParams: ['args'],
+    // No policy target: the command is fixed to git's read-only subcommands (pre-approved).
+    policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: false },
+    async dispatch(args, host, ctx) {
+      const processArm = requireArm(ID, host.process, 'process');
+      const result = await processArm.spawn(
+        'git',
+        [...READ_ONLY_GUARDS, args.command, ...DIFF_GUARDS[args.command], ...(args.args ?? [])],
+        {},
+        dropUndefined({ hostCallOptions: ctx.hostCallOptions }),
+        ctx.signal,
+      );
+      return toProcessOutcome(ID, result);
+    },
   }),
-  configOnlyParams: ['args'],
-  // No policy target: the command is fixed to git's read-only subcommands (pre-approved).
-  policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: false },
-  async dispatch(args, host, ctx) {
-    const processArm = requireArm(ID, host.process, 'process');
-    const result = await processArm.spawn(
-      'git',
-      [...READ_ONLY_GUARDS, args.command, ...DIFF_GUARDS[args.command], ...(args.args ?? [])],
-      {},
-      dropUndefined({ hostCallOptions: ctx.hostCallOptions }),
-      ctx.signal,
-    );
-    return toProcessOutcome(ID, result);
-  },
-});
+);

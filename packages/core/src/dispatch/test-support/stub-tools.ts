@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ToolDispatchContext } from '../../dispatch-context.js';
 import { defineTool } from '../../define-tool.js';
+import { markCommandPinned } from '../../policy/pinned-process-tools.js';
 import type { AnyToolDef, PolicyTarget, ToolPolicyClass } from '../../tool-def.js';
 import type { ToolHost } from '../../tool-host.js';
 
@@ -14,8 +15,12 @@ export interface RecordedCall {
 /** Options for `stubTool`. */
 export interface StubToolOptions {
   readonly id?: string;
-  /** Default `builtin`: only a built-in may spawn without a policy target (`git_status`). */
   readonly source?: AnyToolDef['source'];
+  /**
+   * A process tool without a policy target stands in for `git_status` (a fixed command) and is
+   * marked pinned like it, unless this is `false`.
+   */
+  readonly pinned?: boolean;
   readonly policy?: Partial<ToolPolicyClass>;
   readonly configOnlyParams?: readonly string[];
   readonly policyTarget?: (args: Record<string, unknown>) => PolicyTarget;
@@ -34,7 +39,7 @@ export function stubTool(options: StubToolOptions = {}): {
   const calls: RecordedCall[] = [];
   const tool = defineTool({
     id: options.id ?? 'stub',
-    source: options.source ?? 'builtin',
+    ...(options.source === undefined ? {} : { source: options.source }),
     description: 'a stub tool',
     args: z.strictObject({
       command: z.string().optional(),
@@ -62,7 +67,9 @@ export function stubTool(options: StubToolOptions = {}): {
       return options.run === undefined ? { ok: true, echo: args } : options.run(args, host, ctx);
     },
   });
-  return { tool, calls };
+  const pinned =
+    tool.policy.spawnsProcess && options.policyTarget === undefined && options.pinned !== false;
+  return { tool: pinned ? markCommandPinned(tool) : tool, calls };
 }
 
 /** A process-like tool: target command = command + args joined by one space. */
