@@ -63,6 +63,9 @@ export type {
   ContainmentInfo,
   ContainmentMode,
   ContainmentPreference,
+  DetectContainmentOptions,
+  PidNamespaceMechanism,
+  PidNamespaceMechanismPreference,
 } from './process/detect-containment.js';
 export { createOsArm } from './os/create-os-arm.js';
 export type { OsArmOptions } from './os/create-os-arm.js';

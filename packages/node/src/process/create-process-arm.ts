@@ -9,6 +9,8 @@ import {
   detectContainment,
   type ContainmentInfo,
   type ContainmentPreference,
+  type PidNamespaceMechanism,
+  type PidNamespaceMechanismPreference,
 } from './detect-containment.js';
 import { resolveCwd } from './resolve-cwd.js';
 import { resolveExecutable } from './resolve-executable.js';
@@ -34,6 +36,11 @@ export interface ProcessArmOptions {
   readonly openSpill?: OpenProcessSpill;
   /** Force a weaker containment (tests, or a platform where `unshare` misbehaves). */
   readonly containment?: ContainmentPreference;
+  /**
+   * How a PID namespace is made: `auto` prefers the in-process addon (root) over util-linux
+   * `unshare`; forcing one that does not work here falls to the next containment mode.
+   */
+  readonly pidNamespaceMechanism?: PidNamespaceMechanismPreference;
   /** A different cwd jail (the fs arm's resolver); default: realpath + prefix check. */
   readonly resolveCwd?: (root: string, requested: string | undefined) => Promise<string>;
   /** The tool id stamped on the arm's errors (`run_command`). */
@@ -51,6 +58,8 @@ export interface ProcessArm extends ProcessCapability {
 /** A doctor-friendly account of the process floors in force. */
 export interface ContainmentDescription {
   readonly containment: ContainmentInfo['mode'];
+  /** In `pid-namespace` mode: the addon bracket (`in-process`) or the util-linux wrapper. */
+  readonly mechanism?: PidNamespaceMechanism;
   readonly budgets: 'prlimit' | 'unenforced' | 'none_configured';
 }
 
@@ -69,6 +78,7 @@ const CONTAINMENTS: readonly ContainmentPreference[] = [
   'proc-walk',
   'process-group',
 ];
+const MECHANISMS: readonly PidNamespaceMechanismPreference[] = ['auto', 'in-process', 'unshare'];
 
 /** Builds the process arm; options are normalised here once and never re-checked per call. */
 export function createProcessArm(options: ProcessArmOptions): ProcessArm {
@@ -94,7 +104,9 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
         root,
         toolId,
       });
-      const containment = await detectContainment(resolved.containment);
+      const containment = await detectContainment(resolved.containment, {
+        mechanism: resolved.pidNamespaceMechanism,
+      });
       const run = (): Promise<ProcessResult> =>
         spawnProcess(
           {
@@ -119,12 +131,15 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
     },
 
     async describeContainment(): Promise<ContainmentDescription> {
-      const containment = await detectContainment(resolved.containment);
+      const containment = await detectContainment(resolved.containment, {
+        mechanism: resolved.pidNamespaceMechanism,
+      });
       const configured =
         resolved.budgets?.cpuSeconds !== undefined ||
         resolved.budgets?.addressSpaceBytes !== undefined;
       return {
         containment: containment.mode,
+        ...(containment.mechanism === undefined ? {} : { mechanism: containment.mechanism }),
         budgets: !configured
           ? 'none_configured'
           : containment.prlimit !== undefined
@@ -143,6 +158,7 @@ function resolveProcessArmOptions(options: ProcessArmOptions) {
     killGraceMs = DEFAULT_KILL_GRACE_MS,
     maxBufferBytes = DEFAULT_MAX_BUFFER_BYTES,
     containment = 'auto',
+    pidNamespaceMechanism = 'auto',
     toolId = 'run_command',
   } = options;
   if (!path.isAbsolute(options.root))
@@ -157,6 +173,9 @@ function resolveProcessArmOptions(options: ProcessArmOptions) {
     throw new TypeError(
       'toolhost: containment must be auto, pid-namespace, proc-walk or process-group',
     );
+  }
+  if (!MECHANISMS.includes(pidNamespaceMechanism)) {
+    throw new TypeError('toolhost: pidNamespaceMechanism must be auto, in-process or unshare');
   }
   if (!(maxBufferBytes >= 1024)) throw new TypeError('toolhost: maxBufferBytes must be >= 1024');
   const { cpuSeconds, addressSpaceBytes } = options.budgets ?? {};
@@ -178,6 +197,7 @@ function resolveProcessArmOptions(options: ProcessArmOptions) {
     killGraceMs,
     maxBufferBytes,
     containment,
+    pidNamespaceMechanism,
     toolId,
     budgets: options.budgets,
     openSpill: options.openSpill,

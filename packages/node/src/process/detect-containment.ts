@@ -2,19 +2,34 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import type { PidNamespaceAddon } from '@toolhost/pid-namespace';
+import { spawnInFreshPidNamespace } from './spawn-in-fresh-pid-namespace.js';
 
 /** How the host makes sure no descendant of a command outlives the call. */
 export type ContainmentMode = 'pid-namespace' | 'proc-walk' | 'process-group';
 
+/**
+ * How a `pid-namespace` command gets its namespace. `in-process`: the `@toolhost/pid-namespace`
+ * addon moves the spawning thread into a fresh namespace for the one `spawn` call (needs
+ * CAP_SYS_ADMIN), so the command itself is PID 1 with no extra exec. `unshare`: util-linux
+ * `unshare --pid --fork` runs first and forks the command (one more fork + exec per call).
+ */
+export type PidNamespaceMechanism = 'in-process' | 'unshare';
+
 /** What `doctor` reports, and what the spawn path wraps each command with. */
 export interface ContainmentInfo {
   /**
-   * `pid-namespace`: the command is PID 1 of a fresh PID namespace (`unshare`), so when it exits
+   * `pid-namespace`: the command is PID 1 of a fresh PID namespace (see `mechanism`), so when it exits
    * or is killed the kernel kills every descendant, `setsid` or not. `proc-walk`: the child gets a
    * run token in its environment and the host kills every `/proc` entry carrying it (a descendant
    * that clears its environment escapes). `process-group`: only the group is killed.
    */
   readonly mode: ContainmentMode;
+  /** Set in `pid-namespace` mode. */
+  readonly mechanism?: PidNamespaceMechanism;
+  /** The loaded addon, in `in-process` mechanism. */
+  readonly inProcess?: PidNamespaceAddon;
+  /** The wrapper, in `unshare` mechanism. */
   readonly unshare?: { readonly file: string; readonly args: readonly string[] };
   /** Set when CPU and address-space budgets can be enforced by the OS. */
   readonly prlimit?: string;
@@ -23,19 +38,45 @@ export interface ContainmentInfo {
 /** Which containment to use: `auto` picks the strongest that works here. */
 export type ContainmentPreference = 'auto' | ContainmentMode;
 
+/** Which `pid-namespace` mechanism to use: `auto` prefers `in-process` where it works. */
+export type PidNamespaceMechanismPreference = 'auto' | PidNamespaceMechanism;
+
+/** How `detectContainment` probes; the defaults are what a host uses. */
+export interface DetectContainmentOptions {
+  /** Restricts the `pid-namespace` mechanism (a forced one that fails here falls to the next mode). */
+  readonly mechanism?: PidNamespaceMechanismPreference;
+  /** Where the addon comes from (tests simulate a missing build); not cached when given. */
+  readonly loadPidNamespace?: () => Promise<PidNamespaceAddon | undefined>;
+}
+
 /** Probes the OS once per process (and per preference) and remembers the answer. */
 export function detectContainment(
   preference: ContainmentPreference = 'auto',
+  options: DetectContainmentOptions = {},
 ): Promise<ContainmentInfo> {
-  let detected = cache.get(preference);
+  const { mechanism = 'auto', loadPidNamespace = importPidNamespace } = options;
+  if (options.loadPidNamespace !== undefined) {
+    return probe(preference, mechanism, loadPidNamespace);
+  }
+  const key = `${preference}/${mechanism}`;
+  let detected = cache.get(key);
   if (detected === undefined) {
-    detected = probe(preference);
-    cache.set(preference, detected);
+    detected = probe(preference, mechanism, loadPidNamespace);
+    cache.set(key, detected);
   }
   return detected;
 }
 
-const cache = new Map<ContainmentPreference, Promise<ContainmentInfo>>();
+const cache = new Map<string, Promise<ContainmentInfo>>();
+
+// An optional dependency: absent, or present without its native build, both mean "use unshare".
+async function importPidNamespace(): Promise<PidNamespaceAddon | undefined> {
+  try {
+    return (await import('@toolhost/pid-namespace')).loadPidNamespace();
+  } catch {
+    return undefined;
+  }
+}
 
 // Helpers come from fixed system directories, never the (caller-influenced) PATH.
 const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
@@ -48,7 +89,11 @@ const UNSHARE_CANDIDATES: readonly (readonly string[])[] = [
   ['--user', '--map-root-user', '--pid', '--fork', '--kill-child'],
 ];
 
-async function probe(preference: ContainmentPreference): Promise<ContainmentInfo> {
+async function probe(
+  preference: ContainmentPreference,
+  mechanism: PidNamespaceMechanismPreference,
+  loadPidNamespace: () => Promise<PidNamespaceAddon | undefined>,
+): Promise<ContainmentInfo> {
   const prlimitFile = await findSystemBinary('prlimit');
   const prlimit =
     prlimitFile !== undefined &&
@@ -57,11 +102,18 @@ async function probe(preference: ContainmentPreference): Promise<ContainmentInfo
       : undefined;
   const withBudgets = prlimit === undefined ? {} : { prlimit };
   if (process.platform === 'linux' && (preference === 'auto' || preference === 'pid-namespace')) {
-    const unshareFile = await findSystemBinary('unshare');
+    if (mechanism !== 'unshare') {
+      const inProcess = await loadPidNamespace();
+      if (inProcess !== undefined && (await runsInFreshNamespace(inProcess))) {
+        return { mode: 'pid-namespace', mechanism: 'in-process', inProcess, ...withBudgets };
+      }
+    }
+    const unshareFile = mechanism === 'in-process' ? undefined : await findSystemBinary('unshare');
     if (unshareFile !== undefined) {
       for (const args of UNSHARE_CANDIDATES) {
         if (await runsCleanly(unshareFile, [...args, '--'])) {
-          return { mode: 'pid-namespace', unshare: { file: unshareFile, args }, ...withBudgets };
+          const unshare = { file: unshareFile, args };
+          return { mode: 'pid-namespace', mechanism: 'unshare', unshare, ...withBudgets };
         }
       }
     }
@@ -86,6 +138,25 @@ async function findSystemBinary(name: string): Promise<string | undefined> {
     if (found) return file;
   }
   return undefined;
+}
+
+// The addon loading is not enough: without CAP_SYS_ADMIN (or under a seccomp filter) entering
+// fails, and the probe spawn shows the whole bracket works here.
+async function runsInFreshNamespace(addon: PidNamespaceAddon): Promise<boolean> {
+  const trueFile = await findSystemBinary('true');
+  if (trueFile === undefined) return false;
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawnInFreshPidNamespace(addon, () =>
+        spawn(trueFile, [], { stdio: 'ignore', env: {}, timeout: 5000 }),
+      );
+    } catch {
+      return resolve(false);
+    }
+    child.once('error', () => resolve(false));
+    child.once('close', (code) => resolve(code === 0));
+  });
 }
 
 // The probe runs the wrapper around `true` itself, so "works" means "works here, now", not

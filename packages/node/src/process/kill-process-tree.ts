@@ -73,12 +73,12 @@ function signalQuietly(pid: number, signal: NodeJS.Signals): void {
  * ends. A process outside a namespace with no SIGTERM handler would simply have died, so when
  * the init neither catches nor ignores SIGTERM the host sends SIGKILL now — the same outcome,
  * without the wait. A handler (cleanup) or an explicit ignore keeps the normal grace period.
+ * The init is the spawned child itself (`in-process`), or the one child of `unshare`.
  */
-export async function killNamespaceInitIfUnhandled(wrapperPid: number): Promise<void> {
-  const children = await readFile(`/proc/${wrapperPid}/task/${wrapperPid}/children`, 'utf8').catch(
-    () => '',
-  );
-  const init = Number(children.trim().split(/\s+/)[0]);
+export async function killNamespaceInitIfUnhandled(
+  target: { readonly initPid: number } | { readonly wrapperPid: number },
+): Promise<void> {
+  const init = 'initPid' in target ? target.initPid : await onlyChild(target.wrapperPid);
   if (!Number.isInteger(init) || init <= 0) return;
   const status = await readFile(`/proc/${init}/status`, 'utf8').catch(() => undefined);
   if (status === undefined) return;
@@ -87,6 +87,13 @@ export async function killNamespaceInitIfUnhandled(wrapperPid: number): Promise<
     return hex === undefined ? SIGTERM_BIT : BigInt(`0x${hex}`);
   };
   if (((mask('SigCgt') | mask('SigIgn')) & SIGTERM_BIT) === 0n) signalQuietly(init, 'SIGKILL');
+}
+
+async function onlyChild(wrapperPid: number): Promise<number> {
+  const children = await readFile(`/proc/${wrapperPid}/task/${wrapperPid}/children`, 'utf8').catch(
+    () => '',
+  );
+  return Number(children.trim().split(/\s+/)[0]);
 }
 
 // Signal n is bit n-1 of the /proc status masks; SIGTERM is 15.

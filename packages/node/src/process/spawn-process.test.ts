@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ToolCancelledError } from '@toolhost/core';
 import { createProcessArm, type ProcessArm, type ProcessArmOptions } from './create-process-arm.js';
 import { createSpillOpener } from './create-spill-opener.js';
-import { detectContainment, type ContainmentMode } from './detect-containment.js';
+import {
+  detectContainment,
+  type ContainmentMode,
+  type PidNamespaceMechanism,
+} from './detect-containment.js';
 
 const TIMEOUT_MS = 400;
 const SLEEP = execFileSync('sh', ['-c', 'command -v sleep'], { encoding: 'utf8' }).trim();
@@ -15,12 +20,22 @@ const GRACE_MS = 500;
 const SLACK_MS = 2500;
 
 const available = await detectContainment('auto');
-const containedModes: ContainmentMode[] =
-  available.mode === 'pid-namespace'
-    ? ['pid-namespace', 'proc-walk']
-    : available.mode === 'proc-walk'
-      ? ['proc-walk']
-      : [];
+const viaUnshare = await detectContainment('pid-namespace', { mechanism: 'unshare' });
+
+interface ContainedCase {
+  readonly mode: ContainmentMode;
+  readonly mechanism?: PidNamespaceMechanism;
+}
+// Every contained mode this machine offers, util-linux forced beside the in-process addon.
+const containedCases: ContainedCase[] = [
+  ...(available.mechanism === 'in-process'
+    ? [{ mode: 'pid-namespace', mechanism: 'in-process' } as const]
+    : []),
+  ...(viaUnshare.mechanism === 'unshare'
+    ? [{ mode: 'pid-namespace', mechanism: 'unshare' } as const]
+    : []),
+  ...(available.mode === 'process-group' ? [] : [{ mode: 'proc-walk' } as const]),
+];
 
 /** Lines of `ps` whose command line carries `marker`. */
 function survivors(marker: string): string[] {
@@ -37,19 +52,28 @@ const TREES: readonly [string, (a: string, b: string) => string][] = [
   ['a grandchild that ignores SIGTERM', (a, b) => `sh -c 'trap "" TERM; sleep ${a}' & sleep ${b}`],
   ['a background child', (a, b) => `sleep ${a} & sleep ${b}`],
   ['a setsid child holding stdout', (a, b) => `setsid sleep ${a} & sleep ${b}`],
+  ['a double-forked orphan', (a, b) => `sh -c 'sleep ${a} &'; sleep ${b}`],
 ];
 
-describe.each(containedModes)('spawn under %s containment', (mode) => {
+describe.each(containedCases)('spawn under $mode ($mechanism) containment', (contained) => {
   let root = '';
   let arm: ProcessArm;
   beforeAll(async () => {
     root = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-spawn-')));
-    arm = createProcessArm({ root, containment: mode, killGraceMs: GRACE_MS });
+    arm = createProcessArm({
+      root,
+      containment: contained.mode,
+      ...(contained.mechanism === undefined ? {} : { pidNamespaceMechanism: contained.mechanism }),
+      killGraceMs: GRACE_MS,
+    });
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
   it('reports the containment it runs under', async () => {
-    expect(await arm.describeContainment()).toMatchObject({ containment: mode });
+    const described = await arm.describeContainment();
+
+    expect(described.containment).toBe(contained.mode);
+    expect(described.mechanism).toBe(contained.mechanism);
   });
 
   it.each(TREES)('leaves nothing of %s after a timeout', async (_case, script) => {
@@ -86,6 +110,18 @@ describe.each(containedModes)('spawn under %s containment', (mode) => {
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + GRACE_MS + SLACK_MS);
     expect(survivors(marker)).toEqual([]);
   });
+
+  it.runIf(contained.mode === 'pid-namespace')(
+    'runs the command as PID 1 of its own namespace',
+    async () => {
+      const result = await arm.spawn('sh', ['-c', 'echo $$; readlink /proc/self/ns/pid'], {}, {});
+
+      const [pid, namespace] = result.stdout.split('\n');
+      expect(pid).toBe('1');
+      expect(namespace).toMatch(/^pid:\[\d+\]$/);
+      expect(namespace).not.toBe(readlinkSync('/proc/self/ns/pid'));
+    },
+  );
 
   it('kills a setsid descendant that started with an empty environment', async () => {
     const marker = uniqueSleep();

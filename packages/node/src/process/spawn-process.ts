@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { AbortSignalLike, ProcessResult } from '@toolhost/core';
 import { ToolCancelledError, ToolExecutionError, ToolPolicyError } from '@toolhost/core';
 import { captureOutput, type CapturedOutput, type OpenProcessSpill } from './capture-output.js';
@@ -10,6 +11,7 @@ import {
   killProcessTree,
   RUN_TOKEN_ENV,
 } from './kill-process-tree.js';
+import { PidNamespaceError, spawnInFreshPidNamespace } from './spawn-in-fresh-pid-namespace.js';
 
 /** CPU-seconds and address-space limits the OS enforces on the command (via `prlimit`). */
 export interface ProcessBudgets {
@@ -47,14 +49,26 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
   if (signal?.aborted === true) return Promise.reject(new ToolCancelledError(plan.toolId));
   const { file, argv, env, runToken } = wrapCommand(plan);
   const started = performance.now();
-  const child = spawn(file, argv, {
-    cwd: plan.cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-    shell: false,
-    windowsHide: true,
-  });
+  const start = (): ChildProcessByStdio<null, Readable, Readable> =>
+    spawn(file, argv, {
+      cwd: plan.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      shell: false,
+      windowsHide: true,
+    });
+  const { inProcess } = plan.containment;
+  let child: ChildProcessByStdio<null, Readable, Readable>;
+  try {
+    child = inProcess === undefined ? start() : spawnInFreshPidNamespace(inProcess, start);
+  } catch (error) {
+    // Fail closed: a command is never started outside the namespace the host promised.
+    if (!(error instanceof PidNamespaceError)) throw error;
+    return Promise.reject(
+      new ToolExecutionError(plan.toolId, 'containment_failed', { cause: error }),
+    );
+  }
   const tree = { pgid: child.pid, runToken };
   let ending: 'timeout' | 'abort' | undefined;
   let graceTimer: NodeJS.Timeout | undefined;
@@ -65,8 +79,12 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
     if (ending !== undefined) return;
     ending = why;
     void killProcessTree(tree, 'SIGTERM');
-    if (plan.containment.mode === 'pid-namespace' && child.pid !== undefined) {
-      void killNamespaceInitIfUnhandled(child.pid);
+    // Once reaped, the pid may be reused: only an init still running is looked at.
+    const running = child.exitCode === null && child.signalCode === null;
+    if (plan.containment.mode === 'pid-namespace' && running && child.pid !== undefined) {
+      void killNamespaceInitIfUnhandled(
+        inProcess === undefined ? { wrapperPid: child.pid } : { initPid: child.pid },
+      );
     }
     graceTimer = setTimeout(() => void killProcessTree(tree, 'SIGKILL'), plan.killGraceMs);
   };
@@ -141,7 +159,12 @@ function wrapCommand(plan: SpawnPlan): {
   if (limits.length > 0 && containment.prlimit !== undefined) {
     command = [containment.prlimit, ...limits, '--', ...command];
   }
-  if (containment.mode === 'pid-namespace' && containment.unshare !== undefined) {
+  // In `in-process` mechanism there is no wrapper: the command itself is PID 1.
+  if (
+    containment.mode === 'pid-namespace' &&
+    containment.mechanism === 'unshare' &&
+    containment.unshare !== undefined
+  ) {
     command = [containment.unshare.file, ...containment.unshare.args, '--', ...command];
   }
   const env = { ...plan.env };
@@ -190,7 +213,7 @@ function unwrapNamespaceExit(
   err: CapturedOutput,
 ): { exitCode: number | null; exitSignal: NodeJS.Signals | null; err: CapturedOutput } {
   if (
-    containment.mode !== 'pid-namespace' ||
+    containment.mechanism !== 'unshare' ||
     exitCode !== 1 ||
     !UNSHARE_SIGKILL_LINE.test(err.text)
   ) {
