@@ -5,15 +5,18 @@ import path from 'node:path';
 
 import { BUILTIN_TOOLS, createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
 
-import { createProcessArm } from '../../packages/node/src/process/create-process-arm.js';
-import type { ContainmentPreference } from '../../packages/node/src/process/detect-containment.js';
+import {
+  createProcessArm,
+  type ProcessArmOptions,
+} from '../../packages/node/src/process/create-process-arm.js';
 import { measureUs, type BenchRow } from '../bench-row.js';
 
 /**
  * `run_command` of `true` and of `cat` on a 1 MiB file through registry + process arm vs a raw
- * `child_process.spawn` of the same. The arm's default (`auto`) wraps each command in a PID
- * namespace (`unshare`) where the OS allows it; the `process-group` rows show the cost of the
- * host's own work without that extra exec.
+ * `child_process.spawn` of the same. The arm's default (`auto`) starts each command as PID 1 of
+ * a fresh PID namespace: in-process through the `@toolhost/pid-namespace` addon as root, else
+ * through util-linux `unshare` (one more fork + exec); the forced `unshare` rows show that cost,
+ * the `process-group` rows the host's own work with no namespace at all.
  */
 export async function run(): Promise<BenchRow[]> {
   const root = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-bench-process-')));
@@ -29,10 +32,11 @@ export async function run(): Promise<BenchRow[]> {
 
   const rows: BenchRow[] = [];
   try {
-    for (const containment of ['auto', 'process-group'] as ContainmentPreference[]) {
-      const arm = createProcessArm({ root, containment });
+    for (const options of CONFIGURATIONS) {
+      const arm = createProcessArm({ root, ...options });
       const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: { process: arm } });
-      const mode = (await arm.describeContainment()).containment;
+      const described = await arm.describeContainment();
+      const mode = [described.containment, described.mechanism].filter(Boolean).join(' ');
       for (const [label, command, args, expectedBytes, iterations] of [
         ['true', 'true', [], 0, 100],
         ['cat 1 MiB', 'cat', ['one-mib.txt'], 1024 * 1024, 40],
@@ -77,6 +81,13 @@ export async function run(): Promise<BenchRow[]> {
   }
   return rows;
 }
+
+const CONFIGURATIONS: readonly Pick<ProcessArmOptions, 'containment' | 'pidNamespaceMechanism'>[] =
+  [
+    { containment: 'auto' },
+    { containment: 'pid-namespace', pidNamespaceMechanism: 'unshare' },
+    { containment: 'process-group' },
+  ];
 
 function rawSpawn(command: string, args: readonly string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {

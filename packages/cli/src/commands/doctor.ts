@@ -73,6 +73,16 @@ async function describeContainment(arm: unknown): Promise<unknown> {
   }
 }
 
+// `pid-namespace via in-process (budgets: prlimit)`: the mechanism says whether each command
+// pays an extra `unshare` exec (util-linux) or none (the @toolhost/pid-namespace addon).
+function renderContainment(containment: unknown): string {
+  if (containment === null) return 'not reported by the process arm';
+  const { containment: mode, mechanism, budgets } = containment as Record<string, unknown>;
+  if (typeof mode !== 'string') return JSON.stringify(containment);
+  const via = typeof mechanism === 'string' ? ` via ${mechanism}` : '';
+  return `${mode}${via} (budgets: ${String(budgets)})`;
+}
+
 type DoctorReport = {
   readonly arms: Record<string, boolean>;
   readonly helpers: Record<string, boolean>;
@@ -94,7 +104,7 @@ function renderDoctor(report: DoctorReport): string {
     `state dir:  ${String(report['stateDir'])}`,
     `arms:       ${yesNo(report.arms)}`,
     `helpers:    ${yesNo(report.helpers)}`,
-    `containment: ${report.containment === null ? 'not reported by the process arm' : JSON.stringify(report.containment)}`,
+    `containment: ${renderContainment(report.containment)}`,
     `progress:   ${String(report['progress'])}`,
     '',
     'effective policy:',
