@@ -1,6 +1,7 @@
 import {
   reportedContentClosing,
   reportedContentOpening,
+  toModelText,
   type DurableMediaPart,
   type RandomNonce,
 } from '@toolhost/core';
@@ -23,7 +24,7 @@ export function mediaModelOutput(
   return {
     type: 'content',
     value: [
-      { type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) },
+      { type: 'text', text: toModelText(result) },
       { type: 'text', text: reportedContentOpening(nonce) },
       ...media.map(mediaContent),
       { type: 'text', text: reportedContentClosing(nonce) },

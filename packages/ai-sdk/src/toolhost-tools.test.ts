@@ -12,6 +12,7 @@ import {
   echoTool,
   failTool,
   imageTool,
+  linesTool,
   saveTool,
   slowTool,
 } from '../../core/src/loop/test-support/sample-tools.js';
@@ -58,7 +59,15 @@ function toolOutputs(prompt: Prompt | undefined): unknown[] {
 }
 
 function registryOf() {
-  return createRecordingRegistry([echoTool, saveTool, failTool, imageTool, slowTool, bigTool]);
+  return createRecordingRegistry([
+    echoTool,
+    saveTool,
+    failTool,
+    imageTool,
+    slowTool,
+    bigTool,
+    linesTool,
+  ]);
 }
 
 async function run(tools: ToolSet, steps: GenerateResult[], abortSignal?: AbortSignal) {
@@ -200,6 +209,21 @@ describe('toolhostTools with generateText', () => {
     expect(toolOutputs(model.doGenerateCalls[1]?.prompt)).toEqual([
       { type: 'text', value: '> hi' },
     ]);
+  });
+
+  it('shows a structured result as the text bounding measured: small fields, then raw lines', async () => {
+    const tools = toolhostTools(registryOf(), { toolPolicy: {} });
+
+    const { model, result } = await run(tools, [callsTool('lines', { count: 2 }), says('ok')]);
+
+    expect(toolOutputs(model.doGenerateCalls[1]?.prompt)).toEqual([
+      { type: 'text', value: '{\n  "exitCode": 0\n}\n===== stdout =====\nline 0\nline 1\n' },
+    ]);
+    // The application still gets the structured value.
+    expect(result.steps[0]?.toolResults[0]?.output).toEqual({
+      exitCode: 0,
+      stdout: 'line 0\nline 1\n',
+    });
   });
 
   it('delivers media inside a nonce fence in the tool result', async () => {

@@ -3,6 +3,7 @@ import {
   classifyToolError,
   feedbackText,
   resolveAdapterOptions,
+  toModelText,
   toProviderTools,
   unwrapUntrusted,
   type AnyToolDef,
@@ -12,7 +13,7 @@ import {
   type ToolApprovalContext,
   type ToolhostAdapterOptions,
 } from '@toolhost/core';
-import { jsonSchema, tool, type JSONValue, type ToolExecutionOptions, type ToolSet } from 'ai';
+import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import { mediaModelOutput } from './to-model-output.js';
 import { markTurnEnding, ToolCallFeedbackError } from './turn-marks.js';
 
@@ -97,9 +98,8 @@ function toolFor(def: AnyToolDef, inputSchema: object, deps: ToolForDeps): ToolS
       const media = mediaByCall.get(toolCallId);
       mediaByCall.delete(toolCallId);
       if (media !== undefined) return mediaModelOutput(output, media, resolved.randomNonce);
-      return typeof output === 'string'
-        ? { type: 'text', value: output }
-        : { type: 'json', value: (output ?? null) as JSONValue };
+      // The text bounding measured, not the SDK's JSON of it: a file's lines stay lines.
+      return { type: 'text', value: toModelText(output) };
     },
   });
 }

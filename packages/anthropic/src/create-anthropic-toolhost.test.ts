@@ -221,7 +221,10 @@ describe('createAnthropicToolhost on the Node host', () => {
     await handle.close();
 
     const [notes, escape] = results?.content as Anthropic.ToolResultBlockParam[];
-    expect(JSON.parse(String(notes?.content))).toMatchObject({ content: 'meeting at noon\n' });
+    // The file's text is shown raw, its lines intact, after the small fields.
+    expect(String(notes?.content)).toMatch(
+      /^\{\n {2}"mimeType": "text\/plain"[^]*\n===== content =====\nmeeting at noon\n$/,
+    );
     expect(escape).toMatchObject({
       is_error: true,
       content: 'tool read_file denied: scope_escape',

@@ -1,4 +1,9 @@
-import { unwrapUntrusted, type DurableMediaPart, type ToolCallRound } from '@toolhost/core';
+import {
+  toModelText,
+  unwrapUntrusted,
+  type DurableMediaPart,
+  type ToolCallRound,
+} from '@toolhost/core';
 import type Anthropic from '@anthropic-ai/sdk';
 
 type UserBlock = Exclude<Anthropic.MessageParam['content'], string>[number];
@@ -12,17 +17,13 @@ export function toAnthropicMessage(round: ToolCallRound): Anthropic.MessageParam
   const content: UserBlock[] = round.toolMessage.content.map((part) => ({
     type: 'tool_result',
     tool_use_id: part.toolCallId,
-    content: asText(unwrapUntrusted(part.content)),
+    content: toModelText(unwrapUntrusted(part.content)),
     ...(part.isError ? { is_error: true } : {}),
   }));
   for (const part of round.attachments?.content ?? []) {
     content.push(part.type === 'text' ? part : mediaBlock(unwrapUntrusted(part.media)));
   }
   return { role: 'user', content };
-}
-
-function asText(result: unknown): string {
-  return typeof result === 'string' ? result : (JSON.stringify(result) ?? 'null');
 }
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);

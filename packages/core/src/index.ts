@@ -87,6 +87,7 @@ export { requireArm } from './dispatch/require-arm.js';
 export { boundForModel } from './bound/bound-for-model.js';
 export type { BoundedResult, BoundForModelOptions } from './bound/bound-for-model.js';
 export { DEFAULT_TOOL_RESULT_LIMITS } from './bound/default-tool-result-limits.js';
+export { toModelText } from './bound/to-model-text.js';
 export { redactSecretShapedText } from './redact/redact-secret-shaped-text.js';
 export { matchCommandGlob } from './policy/match-command-glob.js';
 export { findArgumentTrap } from './policy/argument-traps.js';

@@ -1,6 +1,7 @@
 import {
   reportedContentClosing,
   reportedContentOpening,
+  toModelText,
   type DurableMediaPart,
   type RandomNonce,
 } from '@toolhost/core';
@@ -25,7 +26,7 @@ export function mediaToolOutput(
 ): AgentToolOutputItem[] {
   const nonce = randomNonce();
   return [
-    { type: 'text', text: typeof result === 'string' ? result : JSON.stringify(result) },
+    { type: 'text', text: toModelText(result) },
     { type: 'text', text: reportedContentOpening(nonce) },
     ...media.map(mediaItem),
     { type: 'text', text: reportedContentClosing(nonce) },

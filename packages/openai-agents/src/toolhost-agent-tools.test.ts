@@ -18,7 +18,7 @@ import {
 import { createNodeToolHost, type NodeToolHostHandle } from '@toolhost/node';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { echoTool, imageTool } from '../../core/src/loop/test-support/sample-tools.js';
+import { echoTool, imageTool, linesTool } from '../../core/src/loop/test-support/sample-tools.js';
 import {
   recorded,
   startReplayServer,
@@ -43,7 +43,7 @@ beforeEach(async () => {
   await mkdir(join(base, 'app'));
   handle = await createNodeToolHost({ root: join(base, 'app'), stateDir: join(base, 'state') });
   registry = createToolRegistry({
-    tools: [...BUILTIN_TOOLS, echoTool, imageTool],
+    tools: [...BUILTIN_TOOLS, echoTool, imageTool, linesTool],
     host: handle.host,
   });
 });
@@ -102,6 +102,20 @@ describe('toolhostAgentTools in a replayed Agents run', () => {
       call_id: 'call_Mv7KpZc2HsQ9wJx4',
       output: 'hello',
     });
+  });
+
+  it('returns a structured result as the text bounding measured: small fields, then raw lines', async () => {
+    const tools = toolhostAgentTools(registry, { toolPolicy: {}, grantedToolIds: ['lines'] });
+    const agent = await agentReplaying(tools, 'call-lines', 'final-message');
+
+    await run(agent, 'Print two lines');
+
+    expect(outputsIn(1)).toMatchObject([
+      {
+        call_id: 'call_Ln4TbQ8sWd2Yk7Rv',
+        output: '{\n  "exitCode": 0\n}\n===== stdout =====\nline 0\nline 1\n',
+      },
+    ]);
   });
 
   it('rejects the run with the typed error once the correction budget is spent', async () => {

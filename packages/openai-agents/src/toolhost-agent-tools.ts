@@ -3,6 +3,7 @@ import {
   approvalActionClass,
   createCorrectionBudget,
   fromOpenAiStrictArgs,
+  toModelText,
   resolveAdapterOptions,
   toProviderTools,
   unwrapUntrusted,
@@ -123,7 +124,8 @@ function agentTool(def: AnyToolDef, deps: AgentToolDeps): FunctionTool {
         const outcome = await registry.dispatch({ id: callId, name: def.id, args }, ctx);
         // The placement site: the SDK puts this in the function_call_output position.
         const { result } = unwrapUntrusted(outcome.toolResult);
-        if (outcome.mediaAttachments === undefined) return result;
+        // The text bounding measured, not the SDK's JSON of it: a file's lines stay lines.
+        if (outcome.mediaAttachments === undefined) return toModelText(result);
         return mediaToolOutput(
           result,
           unwrapUntrusted(outcome.mediaAttachments),

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { toCallToolFailure, toCallToolResult } from './to-call-tool-result.js';
 
 describe('toCallToolResult', () => {
-  it('carries a string result as is and anything else as JSON', () => {
+  it('carries a string as is, bulk text raw under its header, anything else as JSON', () => {
     const text = toCallToolResult({
       toolResult: markUntrusted({ type: 'tool_result', result: 'plain' }),
     });
@@ -20,6 +20,12 @@ describe('toCallToolResult', () => {
 
     expect(text.content).toEqual([{ type: 'text', text: 'plain' }]);
     expect(json.content).toEqual([{ type: 'text', text: '{"a":1}' }]);
+    const rendered = toCallToolResult({
+      toolResult: markUntrusted({ type: 'tool_result', result: { exitCode: 0, stdout: 'a\nb\n' } }),
+    });
+    expect(rendered.content).toEqual([
+      { type: 'text', text: '{\n  "exitCode": 0\n}\n===== stdout =====\na\nb\n' },
+    ]);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   ToolDeniedByUserError,
   ToolDispatchError,
   ToolExecutionError,
+  toModelText,
   unwrapUntrusted,
   type LoopDispatchOutcome,
 } from '@toolhost/core';
@@ -11,7 +12,7 @@ import {
 /** A dispatch outcome as an MCP tool result: the bounded model-facing text, nothing more. */
 export function toCallToolResult(outcome: LoopDispatchOutcome): CallToolResult {
   const { result } = unwrapUntrusted(outcome.toolResult);
-  const text = typeof result === 'string' ? result : (JSON.stringify(result) ?? '');
+  const text = toModelText(result);
   const media =
     outcome.mediaAttachments === undefined ? [] : unwrapUntrusted(outcome.mediaAttachments);
   const content: CallToolResult['content'] = [{ type: 'text', text }];

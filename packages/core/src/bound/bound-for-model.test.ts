@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ToolResultLimits } from '../dispatch-context.js';
 import { boundForModel } from './bound-for-model.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
+import { toModelText } from './to-model-text.js';
 import { utf8ByteLength } from './utf8.js';
 
 const small: ToolResultLimits = { maxBytes: 400, maxLines: 20 };
@@ -126,12 +127,102 @@ describe('boundForModel', () => {
     expect(bounded).toEqual({ result: value, truncated: false });
   });
 
-  it('keeps an object whose compact JSON fits even when its rendering would not', async () => {
+  it('bounds an object with bulk text by its rendering, lines included, since that is what the model reads', async () => {
     const value = { text: 'a\n'.repeat(100) };
 
     const bounded = await boundForModel(value, { limits: small });
 
-    expect(bounded).toEqual({ result: value, truncated: false });
+    // Its compact JSON is one 300-byte line; the model is shown 103 lines.
+    expect(JSON.stringify(value).length).toBeLessThan(small.maxBytes);
+    expect(bounded.truncated).toBe(true);
+    expect((bounded.result as string).split('\n').length).toBeLessThanOrEqual(small.maxLines);
+    expect(bounded.result).toContain('/ 103 lines;');
+  });
+
+  it('fits exactly when the text the model is shown fits, whatever the result', async () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', '\n', 'é', '😀', '"', '='),
+      maxLength: 400,
+    });
+    const result = fc.oneof(
+      text,
+      fc.record({ exitCode: fc.integer(), stdout: text, stderr: text }),
+      fc.record({ path: fc.string({ maxLength: 20 }), content: text, totalLines: fc.nat() }),
+      fc.array(fc.record({ name: fc.string({ maxLength: 30 }) }), { maxLength: 30 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        result,
+        fc.integer({ min: 1, max: 900 }),
+        fc.integer({ min: 1, max: 60 }),
+        async (value, maxBytes, maxLines) => {
+          const bounded = await boundForModel(value, { limits: { maxBytes, maxLines } });
+
+          const shown = toModelText(value);
+          const fits =
+            utf8ByteLength(shown) <= maxBytes &&
+            (showsLines(value) ? shown.split('\n').length <= maxLines : true);
+          expect(bounded.truncated).toBe(!fits);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it('fits at exactly the size of the text shown, and not one byte or line less', async () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', '\n', 'é', '😀', '"'),
+      maxLength: 300,
+      size: 'large',
+    });
+    const result = fc.oneof(
+      text.map((t) => `x\n${t}`),
+      fc.record({ exitCode: fc.integer(), stdout: text.map((t) => `${t}\n`), stderr: text }),
+      fc.record({ path: fc.constant('a.txt'), content: text.map((t) => 'c'.repeat(257) + t) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(result, async (value) => {
+        const shown = toModelText(value);
+        const maxBytes = utf8ByteLength(shown);
+        const maxLines = shown.split('\n').length;
+
+        expect((await boundForModel(value, { limits: { maxBytes, maxLines } })).truncated).toBe(
+          false,
+        );
+        const fewerBytes = { maxBytes: maxBytes - 1, maxLines };
+        expect((await boundForModel(value, { limits: fewerBytes })).truncated).toBe(true);
+        const fewerLines = { maxBytes, maxLines: maxLines - 1 };
+        expect((await boundForModel(value, { limits: fewerLines })).truncated).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('previews a long rendering from its two ends exactly as from the whole text', async () => {
+    // Mostly long lines, so the byte budget, not the line budget, decides where the cuts fall.
+    const unit = fc.constantFrom('a', 'a', 'a', 'a', 'a', 'a', 'é', '😀', '\n');
+    const text = fc.string({ unit, maxLength: 3000, size: 'max' });
+    await fc.assert(
+      fc.asyncProperty(
+        // A leading newline makes stdout bulk text, so the object is shown as a rendering.
+        fc.record({ exitCode: fc.integer(), stdout: text.map((t) => `\n${t}`), stderr: text }),
+        fc.integer({ min: 60, max: 700 }),
+        fc.integer({ min: 2, max: 400 }),
+        async (value, maxBytes, maxLines) => {
+          const limits = { maxBytes, maxLines };
+          const shown = toModelText(value);
+          // The same text as a string is previewed from the whole of it.
+          const [fromRendering, fromWhole] = await Promise.all([
+            boundForModel(value, { limits }),
+            boundForModel(shown, { limits }),
+          ]);
+
+          expect(fromRendering.truncated).toBe(fromWhole.truncated);
+          if (fromRendering.truncated) expect(fromRendering).toEqual(fromWhole);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('degrades to a preview when the spill fails', async () => {
@@ -193,4 +284,10 @@ describe('boundForModel', () => {
 // No lone surrogate anywhere (String.prototype.isWellFormed is ES2024, past our lib).
 function isWellFormed(text: string): boolean {
   return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+}
+
+// Compact JSON is one line: only a string or a rendering (an object shown with raw sections) is
+// bounded by lines.
+function showsLines(value: unknown): boolean {
+  return typeof value === 'string' || toModelText(value) !== JSON.stringify(value);
 }

@@ -3,14 +3,23 @@ import type { ToolResultLimits } from '../dispatch-context.js';
 import type { SpilledResult, ToolOutputStore } from '../tool-host.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
 import { countLines } from './count-lines.js';
-import { renderForModel } from './render-for-model.js';
+import {
+  excerptRendering,
+  joinRendering,
+  measureRendering,
+  planRendering,
+  renderForModel,
+  type Rendering,
+} from './render-for-model.js';
 import { backwardCut, forwardCut, utf8ByteLength } from './utf8.js';
 
-/** The model-facing text of an over-ceiling result, with its line count when already known. */
-export interface OverCeilingText {
-  readonly text: string;
-  readonly lines?: number;
-}
+/**
+ * The model-facing text of an over-ceiling result: a flat text, or a rendering with its size,
+ * joined only when it is spilled (its preview needs just both ends).
+ */
+export type OverCeilingText =
+  | { readonly text: string; readonly lines?: number; readonly bytes?: number }
+  | { readonly rendering: Rendering; readonly lines: number; readonly bytes: number };
 
 /** Where an over-ceiling result may spill and what may cancel the spill. */
 export interface BoundForModelOptions {
@@ -43,8 +52,9 @@ export async function boundForModel(
 }
 
 /**
- * The model-facing text of `value` when it exceeds the limits, `undefined` when it fits. Cheap
- * for small values: objects are sized by an upper-bound walk before any JSON is built.
+ * The model-facing text of `value` (see `toModelText`) when it exceeds the limits, `undefined`
+ * when it fits. Cheap for small values: an object with no bulk text is sized by an upper-bound
+ * walk before any JSON is built, and bulk text is measured without joining it.
  */
 export function overCeilingText(
   value: unknown,
@@ -52,46 +62,59 @@ export function overCeilingText(
 ): OverCeilingText | undefined {
   if (typeof value === 'string') return fitsText(value, limits) ? undefined : { text: value };
   if (typeof value !== 'object' || value === null) return undefined;
+  let rendering: Rendering | undefined;
+  try {
+    rendering = planRendering(value);
+  } catch {
+    return { text: UNSERIALIZABLE };
+  }
+  if (rendering !== undefined) {
+    // The model reads this rendering itself, so it is what the limits bound, lines included.
+    const { lines, bytes } = measureRendering(rendering);
+    return lines <= limits.maxLines && bytes <= limits.maxBytes
+      ? undefined
+      : { rendering, lines, bytes };
+  }
   if (estimateJsonBytes(value, limits.maxBytes, 0) <= limits.maxBytes) return undefined;
-  const rendered = renderForModel(value);
-  if (rendered === undefined) return { text: UNSERIALIZABLE };
-  // The compact JSON holds every section string at least whole (escapes only lengthen it): bulk
-  // text past the ceiling is over without building the JSON at all. The indented head is no
-  // such bound, so anything less is decided on the JSON itself.
-  if ((rendered.bulkLength ?? 0) > limits.maxBytes) return rendered;
   // Near the ceiling, decide on the compact JSON the model would otherwise be handed.
   const json = safeStringify(value);
   if (json === undefined) return { text: UNSERIALIZABLE };
-  return json.length <= limits.maxBytes && utf8ByteLength(json) <= limits.maxBytes
-    ? undefined
-    : rendered;
+  if (json.length <= limits.maxBytes && utf8ByteLength(json) <= limits.maxBytes) return undefined;
+  return renderForModel(value) ?? { text: UNSERIALIZABLE };
 }
 
 /** Builds the preview + marker for an over-ceiling text, spilling the full text first. */
 export async function truncate(
-  { text, lines: knownLines }: OverCeilingText,
+  over: OverCeilingText,
   limits: ToolResultLimits,
   store: ToolOutputStore | undefined,
   signal: AbortSignalLike | undefined,
 ): Promise<BoundedResult> {
+  let joined = 'text' in over ? over.text : undefined;
+  const text = (): string => (joined ??= 'rendering' in over ? joinRendering(over.rendering) : '');
   let spill: SpilledResult | undefined;
   let unavailable = 'no_output_store';
   if (store !== undefined) {
     try {
-      spill = await store.spill(text, limits, signal);
+      spill = await store.spill(text(), limits, signal);
     } catch {
       // A failed spill degrades to a preview: the model still gets bounded, honest output.
       unavailable = signal?.aborted === true ? 'cancelled' : 'spill_failed';
     }
   }
-  const bytes = spill?.byteLength ?? utf8ByteLength(text);
-  const lines = knownLines ?? countLines(text, Number.POSITIVE_INFINITY);
+  const bytes = spill?.byteLength ?? over.bytes ?? utf8ByteLength(text());
+  const lines = over.lines ?? countLines(text(), Number.POSITIVE_INFINITY);
   const where =
     spill === undefined
       ? `full output unavailable (${unavailable})`
       : `full output at ${spill.ref} (page it with read_file offset/limit)`;
   const marker = `[… truncated: ${bytes} bytes / ${lines} lines; ${where} …]`;
-  const preview = previewAround(text, marker, limits);
+  // The preview reads only both ends: a long rendering is not joined (and copied) just for them.
+  const ends =
+    joined === undefined && 'rendering' in over
+      ? excerptRendering(over.rendering, limits.maxBytes)
+      : text();
+  const preview = previewAround(ends, marker, limits);
   return spill === undefined
     ? { result: preview, truncated: true }
     : { result: preview, truncated: true, spill: { ref: spill.ref, byteLength: spill.byteLength } };
@@ -139,14 +162,20 @@ function nthNewline(text: string, n: number, limit: number): number {
   return index;
 }
 
-/** Index of the n-th newline counted from the end when it lies at or after `floor`, else -1. */
+/**
+ * Index of the n-th newline counted from the end when it lies at or after `floor`, else -1.
+ * Scans forward from `floor`: `lastIndexOf` is a per-character loop in V8, `indexOf` is not, and
+ * the tail region is small while the text before it may be megabytes without a newline.
+ */
 function nthNewlineFromEnd(text: string, n: number, floor: number): number {
-  let index = text.length;
-  for (let found = 0; found < n; found++) {
-    index = index === 0 ? -1 : text.lastIndexOf('\n', index - 1);
-    if (index === -1 || index < floor) return -1;
+  // A ring of the last n newline positions seen.
+  const ring = new Array<number>(n);
+  let seen = 0;
+  for (let index = text.indexOf('\n', floor); index !== -1; index = text.indexOf('\n', index + 1)) {
+    ring[seen % n] = index;
+    seen += 1;
   }
-  return index;
+  return seen < n ? -1 : (ring[seen % n] ?? -1);
 }
 
 // An upper bound of the compact JSON size, abandoned (Infinity) as soon as it passes `budget`:

