@@ -306,6 +306,7 @@ describe('spawn lifecycle', () => {
     ['a timeout past 10 minutes', { maxTimeoutMs: 600_001 }],
     ['a negative grace', { killGraceMs: -1 }],
     ['an unknown containment', { containment: 'none' }],
+    ['an unknown PID-namespace mechanism', { pidNamespaceMechanism: 'bwrap' }],
     ['a fractional CPU budget', { budgets: { cpuSeconds: 0.5 } }],
   ])('refuses %s at creation', (_case, bad) => {
     const create = (): unknown => createProcessArm({ root, ...bad } as ProcessArmOptions);
