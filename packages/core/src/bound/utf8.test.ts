@@ -64,4 +64,37 @@ describe('forwardCut / backwardCut', () => {
   it('respects the floor', () => {
     expect(backwardCut('abcdef', 4, 100)).toBe(4);
   });
+
+  it('cuts long text like the scan does, with or without a native encoder', async () => {
+    vi.stubGlobal('TextEncoder', undefined);
+    vi.resetModules();
+    const scanned = await import('./utf8.js');
+    // The encoder is looked up once, on first use: latch its absence before restoring it.
+    scanned.utf8ByteLength('x'.repeat(5000));
+    vi.unstubAllGlobals();
+    vi.resetModules();
+    const unit = fc.constantFrom('a', 'a', 'a', 'é', '中', '😀', '\ud800', '\udc00');
+    fc.assert(
+      fc.property(
+        fc.string({ unit, minLength: 4000, maxLength: 12_000 }),
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: 4096, max: 9000 }),
+        (text, start, maxBytes) => {
+          expect(forwardCut(text, start, maxBytes)).toBe(scanned.forwardCut(text, start, maxBytes));
+          expect(backwardCut(text, start, maxBytes)).toBe(
+            scanned.backwardCut(text, start, maxBytes),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // All ASCII: the native shortcut decides both cuts.
+    const ascii = 'x'.repeat(20_000);
+    expect(forwardCut(ascii, 100, 5000)).toBe(5100);
+    expect(backwardCut(ascii, 100, 5000)).toBe(15_000);
+    // One two-byte character in reach: one unit fewer.
+    const nearEnd = `${'x'.repeat(19_990)}é${'x'.repeat(9)}`;
+    expect(backwardCut(nearEnd, 100, 5000)).toBe(15_001);
+    expect(forwardCut(`é${ascii}`, 0, 5000)).toBe(4999);
+  });
 });

@@ -38,6 +38,7 @@ interface Utf8Encoder {
 // most 3 bytes per code unit, so the scratch buffer stays small whatever the text.
 const NATIVE_FROM = 4096;
 const CHUNK_UNITS = 64 * 1024;
+const SCRATCH_BYTES = CHUNK_UNITS * 3;
 let scratch: Uint8Array | undefined;
 let encoder: Utf8Encoder | null | undefined;
 
@@ -49,8 +50,13 @@ function nativeEncoder(): Utf8Encoder | undefined {
   return encoder ?? undefined;
 }
 
+function scratchBuffer(bytes: number): Uint8Array {
+  scratch ??= new Uint8Array(SCRATCH_BYTES);
+  return bytes === SCRATCH_BYTES ? scratch : scratch.subarray(0, bytes);
+}
+
 function encodedByteLength(text: string, native: Utf8Encoder): number {
-  scratch ??= new Uint8Array(CHUNK_UNITS * 3);
+  const buffer = scratchBuffer(SCRATCH_BYTES);
   let bytes = 0;
   for (let start = 0; start < text.length;) {
     let end = Math.min(start + CHUNK_UNITS, text.length);
@@ -58,7 +64,7 @@ function encodedByteLength(text: string, native: Utf8Encoder): number {
     if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
     bytes += native.encodeInto(
       start === 0 && end === text.length ? text : text.slice(start, end),
-      scratch,
+      buffer,
     ).written;
     start = end;
   }
@@ -70,6 +76,15 @@ function encodedByteLength(text: string, native: Utf8Encoder): number {
  * UTF-8 bytes and `end` does not split a surrogate pair.
  */
 export function forwardCut(text: string, start: number, maxBytes: number): number {
+  const native = maxBytes >= NATIVE_FROM ? nativeEncoder() : undefined;
+  if (native !== undefined && maxBytes <= SCRATCH_BYTES) {
+    // A window of maxBytes units holds the cut (a unit is at least a byte). A high surrogate
+    // ending the window could not fit whatever follows it, so it is left out, never halved.
+    let end = Math.min(text.length, start + maxBytes);
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+    // encodeInto converts whole code points only, and `read` is the units it consumed.
+    return start + native.encodeInto(text.slice(start, end), scratchBuffer(maxBytes)).read;
+  }
   let bytes = 0;
   let index = start;
   while (index < text.length) {
@@ -95,6 +110,12 @@ export function forwardCut(text: string, start: number, maxBytes: number): numbe
  * and `start` does not split a surrogate pair.
  */
 export function backwardCut(text: string, floor: number, maxBytes: number): number {
+  if (maxBytes >= NATIVE_FROM && nativeEncoder() !== undefined) {
+    // The last maxBytes units fit only if each is one byte: then no pair is split and the walk
+    // below would stop at the same index. Anything wider takes the walk.
+    const low = Math.max(floor, text.length - maxBytes);
+    if (utf8ByteLength(text.slice(low)) <= maxBytes) return low;
+  }
   let bytes = 0;
   let index = text.length;
   while (index > floor) {
