@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import {
   writeFileTool,
 } from '@toolhost/core';
 import type { DurableMediaPart, ToolDispatchContext, Untrusted } from '@toolhost/core';
+import { createNodeToolHost } from './create-node-tool-host.js';
 import { createSandbox } from './fs/test-support/sandbox.js';
 import type { NodeMediaStore } from './media-store/create-media-store.js';
 import type { Sandbox } from './fs/test-support/sandbox.js';
@@ -107,6 +109,32 @@ describe('createNodeToolHost', () => {
 
     await expect(readFile(spilled?.ref ?? '')).rejects.toMatchObject({ code: 'ENOENT' });
     box = undefined;
+  });
+
+  it('releases what it already made when a later part fails: no spill directory, no descriptor', async () => {
+    const base = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-host-fail-')));
+    try {
+      await mkdir(path.join(base, 'app'));
+      const stateDir = path.join(base, 'state');
+      const openBefore = (await readdir('/proc/self/fd')).length;
+
+      // The process arm refuses this after the output store and the jail exist.
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        await expect(
+          createNodeToolHost({
+            root: path.join(base, 'app'),
+            stateDir,
+            runId: `failing-${attempt}`,
+            process: { killGraceMs: -1 },
+          }),
+        ).rejects.toThrow(TypeError);
+      }
+
+      expect(await readdir(path.join(stateDir, 'spill'))).toEqual([]);
+      expect((await readdir('/proc/self/fd')).length).toBeLessThanOrEqual(openBefore);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 
   it('serves the built-in fs tools and read_media through the registry', async () => {

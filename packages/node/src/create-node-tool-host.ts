@@ -43,38 +43,12 @@ export async function createNodeToolHost(
   options: NodeToolHostOptions,
 ): Promise<NodeToolHostHandle> {
   const resolved = await resolveHostOptions(options);
-  const outputStore = await createOutputStore(resolved.stateDir, resolved.runId);
-  const media = await createMediaStore(resolved.stateDir);
-  const jail = await createJail({
-    root: resolved.root,
-    fsScope: resolved.fsScope,
-    extraRoots: resolved.extraRoots,
-    floor: {
-      stateDir: resolved.stateDir,
-      spillDir: outputStore.directory,
-      configFile: resolved.configFile,
-    },
-  });
-  // Later arms register first, so they are torn down before the jail and the spill they use.
-  const teardowns: (() => Promise<void>)[] = [() => outputStore.close(), () => jail.close()];
-  const parts: NodeHostParts = {
-    options: resolved,
-    jail,
-    outputStore,
-    media,
-    onClose: (teardown) => void teardowns.unshift(teardown),
-  };
-
-  const host: ToolHost = {
-    fs: createFsArm(parts.jail, parts.media, resolved.readOnly),
-    outputStore,
-    media,
-    ...createHostEgressArm(parts),
-    ...createHostProcessArm(parts),
-    ...createHostOsArm(parts),
-    // One line per arm, each built from `parts`, e.g. `process: createProcessArm(parts),`
-  };
-
+  // Each part registers its teardown as soon as it exists: a later part that fails (a bad
+  // process option, an MCP server that will not start) must not leak the spill directory or the
+  // jail's descriptors of a host nobody will ever close. Later parts go first, so they are torn
+  // down before the jail and the spill they use.
+  const teardowns: (() => Promise<void>)[] = [];
+  const onClose = (teardown: () => Promise<void>): void => void teardowns.unshift(teardown);
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
@@ -82,13 +56,42 @@ export async function createNodeToolHost(
     })();
     return closing;
   };
-  // Last, because it spawns servers: nothing after it may throw and leave them running.
-  const mcp = resolved.mcp === undefined ? undefined : await createMcpArmLazily(resolved.mcp);
-  if (mcp !== undefined) parts.onClose(() => mcp.close());
-  return {
-    host: Object.freeze(mcp === undefined ? host : { ...host, mcp: mcp.capability }),
-    mcpTools: mcp?.tools ?? [],
-    ...(mcp === undefined ? {} : { mcpReport: mcp.report }),
-    close,
-  };
+  try {
+    const outputStore = await createOutputStore(resolved.stateDir, resolved.runId);
+    onClose(() => outputStore.close());
+    const media = await createMediaStore(resolved.stateDir);
+    const jail = await createJail({
+      root: resolved.root,
+      fsScope: resolved.fsScope,
+      extraRoots: resolved.extraRoots,
+      floor: {
+        stateDir: resolved.stateDir,
+        spillDir: outputStore.directory,
+        configFile: resolved.configFile,
+      },
+    });
+    onClose(() => jail.close());
+    const parts: NodeHostParts = { options: resolved, jail, outputStore, media, onClose };
+    const host: ToolHost = {
+      fs: createFsArm(parts.jail, parts.media, resolved.readOnly),
+      outputStore,
+      media,
+      ...createHostEgressArm(parts),
+      ...createHostProcessArm(parts),
+      ...createHostOsArm(parts),
+      // One line per arm, each built from `parts`, e.g. `process: createProcessArm(parts),`
+    };
+    // Last, because it spawns servers.
+    const mcp = resolved.mcp === undefined ? undefined : await createMcpArmLazily(resolved.mcp);
+    if (mcp !== undefined) onClose(() => mcp.close());
+    return {
+      host: Object.freeze(mcp === undefined ? host : { ...host, mcp: mcp.capability }),
+      mcpTools: mcp?.tools ?? [],
+      ...(mcp === undefined ? {} : { mcpReport: mcp.report }),
+      close,
+    };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
 }
