@@ -38,6 +38,11 @@ export async function buildEgressResponse(
   const href = credential === undefined ? url.href : url.href.replaceAll(credential, '[redacted]');
   const base = { status: response.statusCode, headers, url: href };
   if (read.kind === 'binary') {
+    // Bytes cannot be redacted without corrupting them, and read_media would hand them to the
+    // model: a binary answer that echoes the secret is withheld whole.
+    if (credential !== undefined && Buffer.from(read.bytes).includes(credential)) {
+      return { ...base, body: `[binary body withheld: it echoes the request credential]` };
+    }
     if (options.media === undefined) {
       return { ...base, body: `[binary body: ${read.bytes.byteLength} bytes of ${read.mimeType}]` };
     }
@@ -52,10 +57,20 @@ export async function buildEgressResponse(
   const text =
     credential === undefined ? read.text : read.text.replaceAll(credential, '[redacted]');
   if (read.truncatedAt === undefined) return { ...base, body: text };
+  // The cap can fall inside an echoed secret: its first characters must not end the text.
+  const cut = credential === undefined ? text : withoutTrailingPrefix(text, credential);
   const declared = Number(single(response.headers['content-length']));
   const byteLength = Number.isSafeInteger(declared) && declared > 0 ? declared : read.truncatedAt;
   const marker = `\n[… truncated: body exceeded ${options.maxBodyBytes} bytes; full output unavailable (egress body cap) …]`;
-  return { ...base, body: `${text}${marker}`, truncated: { byteLength } };
+  return { ...base, body: `${cut}${marker}`, truncated: { byteLength } };
+}
+
+/** `text` without its longest ending that is a beginning of `secret`. */
+function withoutTrailingPrefix(text: string, secret: string): string {
+  for (let length = Math.min(secret.length - 1, text.length); length > 0; length -= 1) {
+    if (text.endsWith(secret.slice(0, length))) return text.slice(0, text.length - length);
+  }
+  return text;
 }
 
 const DROPPED_RESPONSE_HEADERS = new Set(['set-cookie', 'set-cookie2']);

@@ -242,6 +242,53 @@ describe('createEgressArm against a real HTTPS server on 127.0.0.1', () => {
       expect(response.body).toBe('you sent Bearer [redacted]');
     });
 
+    it('withholds a binary body that echoes the secret instead of storing it for read_media', async () => {
+      server.handler = (request, response) => {
+        response.setHeader('content-type', 'application/octet-stream');
+        response.end(
+          Buffer.concat([
+            Buffer.from([0, 1, 2]),
+            Buffer.from(String(request.headers.authorization)),
+          ]),
+        );
+      };
+      const stored: Uint8Array[] = [];
+      const arm = localArm({
+        resolveCredential: () => 'sk-binary-echo-7777',
+        media: {
+          put: async (bytes) => {
+            stored.push(bytes);
+            return {
+              type: 'media',
+              handle: `media://sha256-${'b'.repeat(64)}`,
+              mimeType: 'application/octet-stream',
+              sizeBytes: bytes.byteLength,
+            };
+          },
+        },
+      });
+
+      const response = await arm.fetch(get('/', { credentialRef: 'key' }));
+
+      expect(stored).toEqual([]);
+      expect(response.media).toBeUndefined();
+      expect(response.body).toBe('[binary body withheld: it echoes the request credential]');
+      expect(JSON.stringify(response)).not.toContain('sk-binary-echo');
+    });
+
+    it('does not end a cut body with the first characters of an echoed secret', async () => {
+      const secret = 'sk-cut-in-the-middle-31337';
+      // The 1000-byte cap falls 9 characters into the echoed secret.
+      server.handler = (_request, response) =>
+        response.end(`${'x'.repeat(991)}${secret}${'y'.repeat(100)}`);
+      const arm = localArm({ maxBodyBytes: 1000, resolveCredential: () => secret });
+
+      const response = await arm.fetch(get('/', { credentialRef: 'key' }));
+
+      expect(response.body.startsWith(`${'x'.repeat(991)}\n[… truncated`)).toBe(true);
+      expect(response.body).not.toContain('sk-cut-in');
+    });
+
     it('keeps the secret out of the final URL when a redirect echoes it', async () => {
       server.handler = (request, response) => {
         if (request.url === '/') {
