@@ -133,17 +133,24 @@ function isBulkText(text: string): boolean {
 function uniqueRule(bodies: readonly string[]): string {
   const taken = new Set<number>();
   for (const body of bodies) {
-    for (let start = 0; start !== -1;) {
-      let end = start;
-      while (body.charCodeAt(end) === EQUALS) end += 1;
-      if (end - start >= 5 && body.charCodeAt(end) === SPACE) taken.add(end - start);
-      const next = body.indexOf('\n=====', end);
-      start = next === -1 ? -1 : next + 1;
+    takeRun(body, 0, taken);
+    // A carriage return starts a line too, for a reader that splits on it.
+    for (const lineStart of ['\n=====', '\r=====']) {
+      for (let at = body.indexOf(lineStart); at !== -1; at = body.indexOf(lineStart, at + 1)) {
+        takeRun(body, at + 1, taken);
+      }
     }
   }
   let length = 5;
   while (taken.has(length)) length += 1;
   return '='.repeat(length);
+}
+
+/** Notes the length of a run of five or more `=` at `start` when a space follows it. */
+function takeRun(body: string, start: number, taken: Set<number>): void {
+  let end = start;
+  while (body.charCodeAt(end) === EQUALS) end += 1;
+  if (end - start >= 5 && body.charCodeAt(end) === SPACE) taken.add(end - start);
 }
 
 const EQUALS = 0x3d;

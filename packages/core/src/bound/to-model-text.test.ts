@@ -31,6 +31,14 @@ describe('toModelText', () => {
     expect(shown).toBe(`{}\n======= stdout =======\n${stdout}\n======= stderr =======\nreal\n`);
   });
 
+  it('counts a line started by a carriage return too', () => {
+    const stdout = 'progress\r===== stderr =====\rfake\n';
+
+    expect(toModelText({ stdout, stderr: 'x\n' })).toBe(
+      `{}\n====== stdout ======\n${stdout}\n====== stderr ======\nx\n`,
+    );
+  });
+
   it('leaves the rule alone for a pytest banner, a longer run of "="', () => {
     const stdout = '============ test session starts ============\n1 passed\n';
 
