@@ -14,22 +14,22 @@ describe.runIf(rootMayUnshare)('pid-namespace detection', () => {
     const detected = await detectContainment('auto');
 
     expect(detected).toMatchObject({ mode: 'pid-namespace', mechanism: 'in-process' });
-    expect(detected.unshare).toBeUndefined();
-    expect(detected.inProcess).toBeDefined();
+    expect(detected).not.toHaveProperty('unshare');
+    expect(detected).toHaveProperty('inProcess.enterFreshPidNamespace');
   });
 
   it('falls back to util-linux unshare when the addon is missing', async () => {
     const detected = await detectContainment('auto', { loadPidNamespace: missingAddon });
 
     expect(detected).toMatchObject({ mode: 'pid-namespace', mechanism: 'unshare' });
-    expect(detected.unshare?.file).toMatch(/\/unshare$/);
+    expect(detected).toMatchObject({ unshare: { file: expect.stringMatching(/\/unshare$/) } });
   });
 
   it('uses util-linux unshare when it is forced', async () => {
     const detected = await detectContainment('pid-namespace', { mechanism: 'unshare' });
 
     expect(detected).toMatchObject({ mechanism: 'unshare' });
-    expect(detected.inProcess).toBeUndefined();
+    expect(detected).not.toHaveProperty('inProcess');
   });
 
   it('falls to the next mode when a forced in-process mechanism cannot load', async () => {

@@ -17,20 +17,29 @@ export type ContainmentMode = 'pid-namespace' | 'proc-walk' | 'process-group';
 export type PidNamespaceMechanism = 'in-process' | 'unshare';
 
 /** What `doctor` reports, and what the spawn path wraps each command with. */
-export interface ContainmentInfo {
-  /**
-   * `pid-namespace`: the command is PID 1 of a fresh PID namespace (see `mechanism`), so when it exits
-   * or is killed the kernel kills every descendant, `setsid` or not. `proc-walk`: the child gets a
-   * run token in its environment and the host kills every `/proc` entry carrying it (a descendant
-   * that clears its environment escapes). `process-group`: only the group is killed.
-   */
-  readonly mode: ContainmentMode;
-  /** Set in `pid-namespace` mode. */
-  readonly mechanism?: PidNamespaceMechanism;
-  /** The loaded addon, in `in-process` mechanism. */
-  readonly inProcess?: PidNamespaceAddon;
-  /** The wrapper, in `unshare` mechanism. */
-  readonly unshare?: { readonly file: string; readonly args: readonly string[] };
+/**
+ * `pid-namespace`: the command is PID 1 of a fresh PID namespace (made by `mechanism`), so when
+ * it exits or is killed the kernel kills every descendant, `setsid` or not. `proc-walk`: the
+ * child gets a run token in its environment and the host kills every `/proc` entry carrying it
+ * (a descendant that clears its environment escapes). `process-group`: only the group is killed.
+ * One discriminant, `mechanism`, says which of the addon or the wrapper is there.
+ */
+export type ContainmentInfo = ContainmentBudgets &
+  (
+    | {
+        readonly mode: 'pid-namespace';
+        readonly mechanism: 'in-process';
+        readonly inProcess: PidNamespaceAddon;
+      }
+    | {
+        readonly mode: 'pid-namespace';
+        readonly mechanism: 'unshare';
+        readonly unshare: { readonly file: string; readonly args: readonly string[] };
+      }
+    | { readonly mode: 'proc-walk' | 'process-group'; readonly mechanism?: undefined }
+  );
+
+interface ContainmentBudgets {
   /** Set when CPU and address-space budgets can be enforced by the OS. */
   readonly prlimit?: string;
 }

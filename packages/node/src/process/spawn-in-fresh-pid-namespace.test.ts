@@ -12,7 +12,7 @@ import { spawnProcess, type SpawnPlan } from './spawn-process.js';
 import { PidNamespaceError, spawnInFreshPidNamespace } from './spawn-in-fresh-pid-namespace.js';
 
 const available = await detectContainment('auto');
-const addon = available.inProcess;
+const addon = available.mechanism === 'in-process' ? available.inProcess : undefined;
 const EPERM = 1;
 
 /** What a child this thread forks now would see as its PID namespace. */

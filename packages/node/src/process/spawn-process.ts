@@ -58,10 +58,13 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
       shell: false,
       windowsHide: true,
     });
-  const { inProcess } = plan.containment;
+  const { containment } = plan;
   let child: ChildProcessByStdio<null, Readable, Readable>;
   try {
-    child = inProcess === undefined ? start() : spawnInFreshPidNamespace(inProcess, start);
+    child =
+      containment.mechanism === 'in-process'
+        ? spawnInFreshPidNamespace(containment.inProcess, start)
+        : start();
   } catch (error) {
     // Fail closed: a command is never started outside the namespace the host promised.
     if (!(error instanceof PidNamespaceError)) throw error;
@@ -81,9 +84,9 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
     void killProcessTree(tree, 'SIGTERM');
     // Once reaped, the pid may be reused: only an init still running is looked at.
     const running = child.exitCode === null && child.signalCode === null;
-    if (plan.containment.mode === 'pid-namespace' && running && child.pid !== undefined) {
+    if (containment.mechanism !== undefined && running && child.pid !== undefined) {
       void killNamespaceInitIfUnhandled(
-        inProcess === undefined ? { wrapperPid: child.pid } : { initPid: child.pid },
+        containment.mechanism === 'in-process' ? { initPid: child.pid } : { wrapperPid: child.pid },
       );
     }
     graceTimer = setTimeout(() => void killProcessTree(tree, 'SIGKILL'), plan.killGraceMs);
@@ -160,11 +163,7 @@ function wrapCommand(plan: SpawnPlan): {
     command = [containment.prlimit, ...limits, '--', ...command];
   }
   // In `in-process` mechanism there is no wrapper: the command itself is PID 1.
-  if (
-    containment.mode === 'pid-namespace' &&
-    containment.mechanism === 'unshare' &&
-    containment.unshare !== undefined
-  ) {
+  if (containment.mechanism === 'unshare') {
     command = [containment.unshare.file, ...containment.unshare.args, '--', ...command];
   }
   const env = { ...plan.env };
