@@ -33,26 +33,22 @@ export interface RenderedText {
  */
 export function planRendering(value: object): Rendering | undefined {
   if (!isPlainObject(value)) return undefined;
-  let bulkKeys: string[] | undefined;
-  for (const key of Object.keys(value)) {
-    const field = (value as Record<string, unknown>)[key];
-    if (typeof field === 'string' && isBulkText(field) && SECTION_KEY.test(key)) {
-      (bulkKeys ??= []).push(key);
-    }
+  const fields = value as Record<string, unknown>;
+  const keys = Object.keys(fields);
+  // Most results have no bulk text: find out before building anything.
+  if (!keys.some((key) => isSection(key, fields[key]))) return undefined;
+  // Null prototype: an own `__proto__` field stays a field instead of vanishing from the JSON.
+  const rest = Object.create(null) as Record<string, unknown>;
+  const bulk: [key: string, body: string][] = [];
+  for (const key of keys) {
+    const field = fields[key];
+    if (typeof field === 'string' && isSection(key, field)) bulk.push([key, field]);
+    else rest[key] = field;
   }
-  if (bulkKeys === undefined) return undefined;
-  const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    if (!bulkKeys.includes(key)) rest[key] = (value as Record<string, unknown>)[key];
-  }
-  const bodies = bulkKeys.map((key) => (value as Record<string, string>)[key] ?? '');
-  const rule = uniqueRule(bodies);
+  const rule = uniqueRule(bulk.map(([, body]) => body));
   return {
     head: JSON.stringify(rest, null, 2),
-    sections: bulkKeys.map((key, index) => ({
-      header: `${rule} ${key} ${rule}`,
-      body: bodies[index] ?? '',
-    })),
+    sections: bulk.map(([key, body]) => ({ header: `${rule} ${key} ${rule}`, body })),
   };
 }
 
@@ -120,9 +116,14 @@ export function renderForModel(value: object): RenderedText | undefined {
 // an MCP server could otherwise carry a newline and forge a line of the rendering.
 const SECTION_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
-// Only text worth reading raw: a multi-line or long string. Short scalars stay in the JSON head.
-function isBulkText(text: string): boolean {
-  return text.length > 256 || text.includes('\n');
+// Only text worth reading raw (a multi-line or long string) under a plain identifier: short
+// scalars stay in the JSON head.
+function isSection(key: string, field: unknown): boolean {
+  return (
+    typeof field === 'string' &&
+    (field.length > 256 || field.includes('\n')) &&
+    SECTION_KEY.test(key)
+  );
 }
 
 /**

@@ -45,6 +45,14 @@ describe('toModelText', () => {
     expect(toModelText({ stdout })).toBe(`{}\n===== stdout =====\n${stdout}`);
   });
 
+  it('keeps an own __proto__ field in the head instead of dropping it', () => {
+    const value = JSON.parse('{"__proto__": {"x": 1}, "stdout": "a\\nb"}') as object;
+
+    expect(toModelText(value)).toBe(
+      '{\n  "__proto__": {\n    "x": 1\n  }\n}\n===== stdout =====\na\nb',
+    );
+  });
+
   it('gives a fixed note for a value that cannot be serialised', () => {
     const cyclic: Record<string, unknown> = { text: 'a\nb' };
     cyclic['self'] = cyclic;
