@@ -90,8 +90,9 @@ export async function truncate(
   store: ToolOutputStore | undefined,
   signal: AbortSignalLike | undefined,
 ): Promise<BoundedResult> {
-  let joined = 'text' in over ? over.text : undefined;
-  const text = (): string => (joined ??= 'rendering' in over ? joinRendering(over.rendering) : '');
+  let joined: string | undefined;
+  const text = (): string =>
+    'text' in over ? over.text : (joined ??= joinRendering(over.rendering));
   let spill: SpilledResult | undefined;
   let unavailable = 'no_output_store';
   if (store !== undefined) {
@@ -111,9 +112,7 @@ export async function truncate(
   const marker = `[… truncated: ${bytes} bytes / ${lines} lines; ${where} …]`;
   // The preview reads only both ends: a long rendering is not joined (and copied) just for them.
   const ends =
-    joined === undefined && 'rendering' in over
-      ? excerptRendering(over.rendering, limits.maxBytes)
-      : text();
+    'text' in over ? over.text : (joined ?? excerptRendering(over.rendering, limits.maxBytes));
   const preview = previewAround(ends, marker, limits);
   return spill === undefined
     ? { result: preview, truncated: true }
