@@ -39,8 +39,9 @@ export async function buildEgressResponse(
   const base = { status: response.statusCode, headers, url: href };
   if (read.kind === 'binary') {
     // Bytes cannot be redacted without corrupting them, and read_media would hand them to the
-    // model: a binary answer that echoes the secret is withheld whole.
-    if (credential !== undefined && Buffer.from(read.bytes).includes(credential)) {
+    // model: a binary answer that echoes the secret is withheld whole. (A view, not a copy.)
+    const view = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
+    if (credential !== undefined && view.includes(credential)) {
       return { ...base, body: `[binary body withheld: it echoes the request credential]` };
     }
     if (options.media === undefined) {
