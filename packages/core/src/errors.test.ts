@@ -69,6 +69,17 @@ describe('the error taxonomy', () => {
       'tool notify unavailable: the host has no os capability',
     ],
     [
+      'ToolUnavailableError',
+      new ToolUnavailableError('run_command', 'process', { reason: 'sandbox_unavailable' }),
+      {
+        code: 'tool_unavailable',
+        runErrorCode: 'tool_unavailable',
+        capability: 'process',
+        reason: 'sandbox_unavailable',
+      },
+      'tool run_command unavailable: the process sandbox is unavailable (bubblewrap is missing, or the kernel or AppArmor refuses it); install bubblewrap (e.g. apt-get install bubblewrap), or set process sandbox to "off" knowingly',
+    ],
+    [
       'ToolExecutionError',
       new ToolExecutionError('read_file', 'host_error', {
         recoverable: true,
@@ -127,6 +138,7 @@ describe('withToolId', () => {
     new ToolDeniedByUserError('a', 'user_rejected', { userReason: 'no' }),
     new ToolArgsInvalidError('a', [{ field: 'path', problem: 'invalid_type' }]),
     new ToolUnavailableError('a', 'fs'),
+    new ToolUnavailableError('a', 'process', { reason: 'sandbox_unavailable' }),
     new ToolExecutionError('a', 'tool_reported_error', { correctable: true, detail: 'd' }),
     new ToolCancelledError('a'),
   ])('re-stamps %s keeping its class, discriminant and flags', (error) => {

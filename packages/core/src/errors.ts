@@ -157,24 +157,45 @@ export class ToolArgsInvalidError extends ToolDispatchError {
   }
 }
 
+/**
+ * Why an arm that exists still cannot serve the call. `sandbox_unavailable`: process spawning
+ * requires the sandbox (the default on Linux) and bubblewrap is missing or refused here.
+ * `sandbox_network_unavailable`: a network allowance needs the `@toolhost/sandbox-net` helper,
+ * which is not built here.
+ */
+export type ToolUnavailableReason = 'sandbox_unavailable' | 'sandbox_network_unavailable';
+
+// Fixed, actionable templates: the operator reads these, and they name no path.
+const UNAVAILABLE_MESSAGES: Record<ToolUnavailableReason, string> = {
+  sandbox_unavailable:
+    'the process sandbox is unavailable (bubblewrap is missing, or the kernel or AppArmor refuses it); install bubblewrap (e.g. apt-get install bubblewrap), or set process sandbox to "off" knowingly',
+  sandbox_network_unavailable:
+    'the network allowance of the process sandbox needs the @toolhost/sandbox-net helper, which is not built here; install a C compiler and reinstall, or remove the network allowance',
+};
+
 /** The host arm the tool needs is not wired (a host/config gap, not the model's fault). */
 export class ToolUnavailableError extends ToolDispatchError {
   readonly code = 'tool_unavailable';
   readonly runErrorCode = 'tool_unavailable';
   override readonly name = 'ToolUnavailableError';
   override readonly toolId: ToolId;
+  /** Set when the arm exists but refuses to run (fail closed); absent: the arm is not wired. */
+  readonly reason?: ToolUnavailableReason;
 
   constructor(
     toolId: ToolId,
     readonly capability: string,
-    options: { readonly cause?: unknown } = {},
+    options: { readonly cause?: unknown; readonly reason?: ToolUnavailableReason } = {},
   ) {
     super(
-      `tool ${toolId} unavailable: the host has no ${capability} capability`,
+      options.reason === undefined
+        ? `tool ${toolId} unavailable: the host has no ${capability} capability`
+        : `tool ${toolId} unavailable: ${UNAVAILABLE_MESSAGES[options.reason]}`,
       toolId,
       options.cause,
     );
     this.toolId = toolId;
+    if (options.reason !== undefined) this.reason = options.reason;
   }
 }
 
@@ -255,7 +276,8 @@ export function withToolId(error: ToolDispatchError, toolId: ToolId): ToolDispat
     return new ToolArgsInvalidError(toolId, error.issues, options);
   }
   if (error instanceof ToolUnavailableError) {
-    return new ToolUnavailableError(toolId, error.capability, options);
+    const reason = error.reason === undefined ? {} : { reason: error.reason };
+    return new ToolUnavailableError(toolId, error.capability, { ...options, ...reason });
   }
   if (error instanceof ToolExecutionError) {
     const detail = error.detail === undefined ? {} : { detail: error.detail };

@@ -68,6 +68,7 @@ export type {
   ToolErrorClass,
   ToolExecutionErrorOptions,
   ToolPolicyDenyReason,
+  ToolUnavailableReason,
 } from './errors.js';
 export { isUntrusted, markUntrusted, unwrapUntrusted } from './untrusted.js';
 export type { Untrusted } from './untrusted.js';

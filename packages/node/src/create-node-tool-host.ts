@@ -82,7 +82,27 @@ export async function createNodeToolHost(
       // One line per arm, each built from `parts`, e.g. `process: createProcessArm(parts),`
     };
     // Last, because it spawns servers.
-    const mcp = resolved.mcp === undefined ? undefined : await createMcpArmLazily(resolved.mcp);
+    const mcp =
+      resolved.mcp === undefined
+        ? undefined
+        : await createMcpArmLazily({
+            ...resolved.mcp,
+            // A stdio server sees what the jail allows, like a command: tier, roots, floors.
+            ...(resolved.mcp.sandbox === undefined && resolved.process?.sandbox !== undefined
+              ? { sandbox: resolved.process.sandbox }
+              : {}),
+            sandboxContext: {
+              fsScope: resolved.fsScope,
+              roots: [resolved.root, ...resolved.extraRoots],
+              floor: {
+                stateDir: resolved.stateDir,
+                spillDir: outputStore.directory,
+                configFile: resolved.configFile,
+              },
+              stateDir: resolved.stateDir,
+              hostEnv: process.env,
+            },
+          });
     if (mcp !== undefined) onClose(() => mcp.close());
     return {
       host: Object.freeze(mcp === undefined ? host : { ...host, mcp: mcp.capability }),

@@ -117,13 +117,17 @@ export function isFoldedOnReadFloor(segments: readonly string[], context: FloorC
 
 /** The write floor: the read floor too, since writing a secret store plants credentials. */
 export function isOnWriteFloor(target: string, context: FloorContext): boolean {
-  const segments = foldPath(target);
+  return isFoldedOnWriteFloor(foldPath(target), context);
+}
+
+/** The write floor on segments already folded by `foldSegment` (the sandbox's workspace walk). */
+export function isFoldedOnWriteFloor(segments: readonly string[], context: FloorContext): boolean {
   if (segments.some((segment) => WRITE_COMPONENTS.has(segment))) return true;
   if (WRITE_BASENAMES.has(segments.at(-1) ?? '')) return true;
   const { stateDir, configFile } = foldedContext(context);
   if (isWithin(segments, stateDir)) return true;
   if (sameSegments(segments, configFile)) return true;
-  return isOnReadFloor(target, context);
+  return isFoldedOnReadFloor(segments, context);
 }
 
 // A context's own paths are folded once, not on every check of every listing entry.

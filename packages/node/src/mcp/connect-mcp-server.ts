@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolDispatchError } from '@toolhost/core';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerDeclaration, ResolvedMcpArmOptions } from './mcp-arm-options.js';
 import { createMcpHttpFetch, McpHttpRefusedError, type McpHttpEndpoint } from './mcp-http-fetch.js';
 import { buildMcpServerEnv, resolveDeclaredValues } from './resolve-declared-values.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
+import { resolveExecutable } from '../process/resolve-executable.js';
 
 /** A live, initialised connection to one server. */
 export interface McpConnection {
@@ -80,12 +82,37 @@ async function createTransport(
 ): Promise<{ transport: Transport; release: () => Promise<void> }> {
   if (declaration.transport === 'stdio') {
     const declaredEnv = await resolveDeclared(declaration.env, options);
+    const env = buildMcpServerEnv(declaredEnv);
+    const sandbox = options.sandboxFor(declaration);
     const transport = new StdioProcessTransport({
       command: declaration.command,
       args: declaration.args ?? [],
-      env: buildMcpServerEnv(declaredEnv),
+      env,
       killGraceMs: options.killGraceMs,
       ...(declaration.cwd === undefined ? {} : { cwd: declaration.cwd }),
+      // Sandboxed, the server sees the workspace, not the machine (its own allowance aside).
+      ...(sandbox.mode === 'off'
+        ? {}
+        : {
+            prepareSandbox: async () => {
+              // As unsandboxed: the host process's cwd, which must then be visible (a root or a declared path).
+              const cwd = declaration.cwd ?? process.cwd();
+              const file = await resolveExecutable({
+                command: declaration.command,
+                searchPath: env['PATH'] ?? '',
+                cwd,
+                root: cwd,
+              });
+              return sandbox.prepare({
+                toolId: 'mcp',
+                file,
+                args: declaration.args ?? [],
+                env,
+                cwd,
+                limits: [],
+              });
+            },
+          }),
     });
     return { transport, release: async () => {} };
   }
@@ -120,5 +147,7 @@ async function resolveDeclared(
 }
 
 function isSpawnError(error: unknown): boolean {
+  // A command not on PATH, or a sandbox that cannot be built, fails before anything started.
+  if (error instanceof ToolDispatchError) return true;
   return error instanceof Error && 'syscall' in error && String(error.syscall).startsWith('spawn');
 }

@@ -199,7 +199,9 @@ describe('createMcpArm against the fixture server', () => {
     const output = await arm.capability.call({ server: 'fx', tool: 'env', args: {} });
 
     const { keys, token } = JSON.parse(String(output)) as { keys: string[]; token: string };
-    expect(keys.every((key) => [...MCP_BASE_ENV_KEYS, 'FIXTURE_TOKEN'].includes(key))).toBe(true);
+    // PWD: bwrap sets it on `--chdir` inside the sandbox (the working directory, not a secret).
+    const expected = [...MCP_BASE_ENV_KEYS, 'FIXTURE_TOKEN', 'PWD'];
+    expect(keys.filter((key) => !expected.includes(key))).toEqual([]);
     expect(keys).not.toContain('TOOLHOST_TEST_AMBIENT_PROBE');
     expect(token).toBe('token-from-the-secret-store');
   });
@@ -222,8 +224,9 @@ describe('createMcpArm lifecycle', () => {
     }
   });
 
+  // The reaping outside the sandbox; inside it, bwrap's PID namespace takes the tree (below).
   it('reaps the server and the processes it spawned on close', async () => {
-    const arm = await createMcpArm({ servers: { fx: fixtureServerDeclaration() } });
+    const arm = await createMcpArm({ servers: { fx: fixtureServerDeclaration() }, sandbox: 'off' });
     const childPid = Number(
       await arm.capability.call({ server: 'fx', tool: 'spawn_child', args: {} }),
     );
@@ -235,7 +238,7 @@ describe('createMcpArm lifecycle', () => {
   });
 
   it('reaps what a server spawned when the server dies on its own', async () => {
-    const arm = await createMcpArm({ servers: { fx: fixtureServerDeclaration() } });
+    const arm = await createMcpArm({ servers: { fx: fixtureServerDeclaration() }, sandbox: 'off' });
     try {
       const childPid = Number(
         await arm.capability.call({ server: 'fx', tool: 'spawn_child', args: {} }),
@@ -288,10 +291,12 @@ describe('createMcpArm lifecycle', () => {
     const script = `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
     const silent = fixtureServerDeclaration({ args: ['-e', script] });
 
+    // Off: the pid it writes must be a host pid (the sandboxed kill is covered by bwrap's tests).
     const arm = await createMcpArm({
       servers: { silent },
       connectTimeoutMs: 300,
       killGraceMs: 100,
+      sandbox: 'off',
     });
 
     expect(arm.report.servers).toEqual([

@@ -1,3 +1,16 @@
+import {
+  createSandbox,
+  defaultSandboxMode,
+  type Sandbox,
+  type SandboxContext,
+} from '../process/sandbox/create-sandbox.js';
+import {
+  checkSandboxAllowance,
+  checkSandboxMode,
+  type SandboxAllowance,
+  type SandboxMode,
+  type SandboxNetworkOptions,
+} from '../process/sandbox/sandbox-options.js';
 /** A value taken from the host's secret store, never written into the config. */
 export interface CredentialValue {
   readonly credentialRef: string;
@@ -18,6 +31,13 @@ export interface McpStdioServerDeclaration {
   readonly tools?: readonly string[];
   /** Per-call timeout; absent ⇒ the arm's default. */
   readonly callTimeoutMs?: number;
+  /** `off` runs this server on the host, knowingly; default: the arm's mode (`required` on Linux). */
+  readonly sandbox?: SandboxMode;
+  /** Exact host names the server may reach over HTTPS (an API client); default none. */
+  readonly network?: SandboxNetworkOptions;
+  /** Absolute host paths the server also sees read-only / read-write (its data directory). */
+  readonly readOnlyPaths?: readonly string[];
+  readonly readWritePaths?: readonly string[];
 }
 
 /** An MCP server reached over Streamable HTTP. */
@@ -49,6 +69,10 @@ export interface McpArmOptions {
   readonly killGraceMs?: number;
   /** Ids already taken (the built-ins): a discovered tool never shadows one. */
   readonly reservedIds?: Iterable<string>;
+  /** Sandbox mode of every stdio server (`required` on Linux); a server entry may say `off`. */
+  readonly sandbox?: SandboxMode;
+  /** What the host's jail knows (tier, roots, floors); the host fills it in. */
+  readonly sandboxContext?: SandboxContext;
 }
 
 /** The options after `resolveMcpArmOptions`: defaults filled, names and URLs checked. */
@@ -59,6 +83,8 @@ export interface ResolvedMcpArmOptions {
   readonly connectTimeoutMs: number;
   readonly killGraceMs: number;
   readonly reservedIds: ReadonlySet<string>;
+  /** Builds the sandbox of one stdio server from its own allowance. */
+  readonly sandboxFor: (declaration: McpStdioServerDeclaration) => Sandbox;
 }
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -96,6 +122,7 @@ export function resolveMcpArmOptions(
     connectTimeoutMs,
     killGraceMs,
     reservedIds: new Set(options.reservedIds ?? []),
+    sandboxFor: sandboxFactory(options),
   };
 }
 
@@ -107,6 +134,9 @@ function checkDeclaration(name: string, declaration: McpServerDeclaration): void
     if (typeof declaration.command !== 'string' || declaration.command === '') {
       throw new TypeError(`toolhost: mcp server ${name}: command is required`);
     }
+    if (declaration.sandbox !== undefined)
+      checkSandboxMode(declaration.sandbox, `mcp server ${name}`);
+    checkSandboxAllowance(declaration, `mcp server ${name}`);
     return;
   }
   if (declaration.transport !== 'http') {
@@ -115,4 +145,39 @@ function checkDeclaration(name: string, declaration: McpServerDeclaration): void
   if (!URL.canParse(declaration.url)) {
     throw new TypeError(`toolhost: mcp server ${name}: url is not a valid URL`);
   }
+}
+
+// Each server gets its own allowance over the host's view; absent context (an arm built on its
+// own), the server's cwd is its workspace.
+function sandboxFactory(
+  options: McpArmOptions,
+): (declaration: McpStdioServerDeclaration) => Sandbox {
+  const armMode = options.sandbox ?? defaultSandboxMode();
+  checkSandboxMode(armMode, 'mcp');
+  return (declaration) => {
+    const root = declaration.cwd ?? process.cwd();
+    const context: SandboxContext = options.sandboxContext ?? {
+      fsScope: 'sandboxed',
+      roots: [root],
+      floor: {
+        stateDir: '/nonexistent/toolhost-state',
+        spillDir: '/nonexistent/toolhost-state/spill',
+        configFile: `${root}/toolhost.config.json`,
+      },
+      hostEnv: process.env,
+    };
+    return createSandbox(declaration.sandbox ?? armMode, allowanceOf(declaration), context);
+  };
+}
+
+function allowanceOf(declaration: McpStdioServerDeclaration): SandboxAllowance {
+  return {
+    ...(declaration.network === undefined ? {} : { network: declaration.network }),
+    ...(declaration.readOnlyPaths === undefined
+      ? {}
+      : { readOnlyPaths: declaration.readOnlyPaths }),
+    ...(declaration.readWritePaths === undefined
+      ? {}
+      : { readWritePaths: declaration.readWritePaths }),
+  };
 }

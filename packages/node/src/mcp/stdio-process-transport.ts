@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { PreparedSandbox } from '../process/sandbox/create-sandbox.js';
 
 /** What `StdioProcessTransport` launches. */
 export interface StdioProcessTransportOptions {
@@ -13,6 +14,8 @@ export interface StdioProcessTransportOptions {
   readonly cwd?: string;
   /** Between closing stdin, SIGTERM and SIGKILL. */
   readonly killGraceMs: number;
+  /** Wraps the server in the host's sandbox (bwrap argv, env, descriptors); absent: on the host. */
+  readonly prepareSandbox?: () => Promise<PreparedSandbox>;
 }
 
 /**
@@ -39,14 +42,33 @@ export class StdioProcessTransport implements Transport {
   async start(): Promise<void> {
     if (this.child !== undefined) throw new Error('toolhost: mcp stdio transport already started');
     const { command, args, env, cwd } = this.options;
-    const child = spawn(command, [...args], {
-      env: { ...env },
-      ...(cwd === undefined ? {} : { cwd }),
-      stdio: ['pipe', 'pipe', 'ignore'],
-      shell: false,
-      detached: true,
-      windowsHide: true,
-    });
+    const sandbox = await this.options.prepareSandbox?.();
+    let child: ChildProcess;
+    try {
+      child =
+        sandbox === undefined
+          ? spawn(command, [...args], {
+              env: { ...env },
+              ...(cwd === undefined ? {} : { cwd }),
+              stdio: ['pipe', 'pipe', 'ignore'],
+              shell: false,
+              detached: true,
+              windowsHide: true,
+            })
+          : spawn(sandbox.file, [...sandbox.args], {
+              env: { ...sandbox.env },
+              cwd: '/',
+              stdio: ['pipe', 'pipe', 'ignore', ...sandbox.extraStdio],
+              shell: false,
+              detached: true,
+              windowsHide: true,
+            });
+    } catch (error) {
+      sandbox?.release();
+      throw error;
+    }
+    sandbox?.started(child);
+    if (sandbox !== undefined) child.once('close', () => sandbox.release());
     this.child = child;
     this.exited = new Promise((resolve) => child.once('close', () => resolve()));
     child.once('close', () => {

@@ -2,11 +2,13 @@ import type { NodeHostParts } from '../create-node-tool-host.js';
 import { toFsError } from '../fs/fs-error.js';
 import { createProcessArm, type ProcessArm, type ProcessArmOptions } from './create-process-arm.js';
 import { createSpillOpener } from './create-spill-opener.js';
+import type { EgressOptions } from '../egress/resolve-egress-options.js';
+import type { SandboxEgressSeams } from './sandbox/sandbox-options.js';
 
 /** What an embedder may set on the host's process arm; the host supplies root, jail and spill. */
 export type NodeProcessOptions = Omit<
   ProcessArmOptions,
-  'root' | 'openSpill' | 'resolveCwd' | 'toolId'
+  'root' | 'openSpill' | 'resolveCwd' | 'toolId' | 'sandboxContext'
 >;
 
 /**
@@ -19,9 +21,18 @@ export function createHostProcessArm(parts: NodeHostParts): { readonly process?:
   const options = parts.options.process;
   if (options === undefined) return {};
   const { jail, outputStore } = parts;
+  const { root, fsScope, extraRoots, stateDir, configFile, egress } = parts.options;
   const process = createProcessArm({
     ...options,
-    root: parts.options.root,
+    root,
+    // The sandbox shows what the jail allows: the same tier, roots and floors.
+    sandboxContext: {
+      fsScope,
+      roots: [root, ...extraRoots],
+      floor: { stateDir, spillDir: outputStore.directory, configFile },
+      stateDir,
+      ...(egress === undefined ? {} : { egress: sandboxEgressSeams(egress) }),
+    },
     openSpill: createSpillOpener(outputStore.directory),
     resolveCwd: async (root, requested) => {
       if (requested === undefined || requested === '') return root;
@@ -37,4 +48,15 @@ export function createHostProcessArm(parts: NodeHostParts): { readonly process?:
     },
   });
   return { process };
+}
+
+// The proxy of a network allowance resolves and dials exactly as the egress arm does.
+function sandboxEgressSeams(egress: EgressOptions): SandboxEgressSeams {
+  return {
+    ...(egress.lookup === undefined ? {} : { lookup: egress.lookup }),
+    ...(egress.dangerouslyAllowRanges === undefined
+      ? {}
+      : { dangerouslyAllowRanges: egress.dangerouslyAllowRanges }),
+    ...(egress.dialTcp === undefined ? {} : { dialTcp: egress.dialTcp }),
+  };
 }

@@ -212,6 +212,11 @@ describe('the environment floor', () => {
       'GIT_CONFIG_VALUE_0',
       'GIT_CONFIG_KEY_1',
       'GIT_CONFIG_VALUE_1',
+      // Inside the sandbox: the host user's commit identity (user.name, user.email), if set.
+      'GIT_CONFIG_KEY_2',
+      'GIT_CONFIG_VALUE_2',
+      'GIT_CONFIG_KEY_3',
+      'GIT_CONFIG_VALUE_3',
       'FIXTURE_FLAG',
       'PWD',
     ];

@@ -13,8 +13,22 @@ import {
   type PidNamespaceMechanismPreference,
 } from './detect-containment.js';
 import { resolveCwd } from './resolve-cwd.js';
+import {
+  createSandbox,
+  defaultSandboxMode,
+  type SandboxContext,
+  type PreparedSandbox,
+  type SandboxDescription,
+} from './sandbox/create-sandbox.js';
+import {
+  checkSandboxAllowance,
+  checkSandboxMode,
+  type SandboxMode,
+  type SandboxNetworkOptions,
+} from './sandbox/sandbox-options.js';
 import { resolveExecutable } from './resolve-executable.js';
-import { spawnProcess, type ProcessBudgets } from './spawn-process.js';
+import { prlimitCommand, spawnProcess, type ProcessBudgets } from './spawn-process.js';
+import { detectPrlimit } from './detect-containment.js';
 
 /** Options of the Node process arm. */
 export interface ProcessArmOptions {
@@ -47,6 +61,21 @@ export interface ProcessArmOptions {
   readonly toolId?: string;
   /** Sees stdout/stderr chunks as they arrive (a progress display); never alters a result. */
   readonly onOutput?: ProcessOutputObserver;
+  /**
+   * `required` (default on Linux): every command runs inside bubblewrap — the workspace, not the
+   * machine — and spawning fails closed when it cannot. `off`: on the host (default elsewhere).
+   */
+  readonly sandbox?: SandboxMode;
+  /** Exact host names sandboxed commands may reach over HTTPS (through the host's proxy). */
+  readonly network?: SandboxNetworkOptions;
+  /** Absolute host paths a sandboxed command also sees read-only (a toolchain home). */
+  readonly readOnlyPaths?: readonly string[];
+  /** Absolute host paths a sandboxed command may also write (the write floor still applies). */
+  readonly readWritePaths?: readonly string[];
+  /** A specific bubblewrap binary; default `/usr/bin/bwrap` (tests point it at a missing one). */
+  readonly bwrapPath?: string;
+  /** What the host's fs jail knows: tier, roots and floors (the host fills it in). */
+  readonly sandboxContext?: Omit<SandboxContext, 'hostEnv' | 'bwrapPath'>;
 }
 
 /** The Node process arm plus what `doctor` reports about it. */
@@ -58,9 +87,14 @@ export interface ProcessArm extends ProcessCapability {
 /** A doctor-friendly account of the process floors in force. */
 export interface ContainmentDescription {
   readonly containment: ContainmentInfo['mode'];
-  /** In `pid-namespace` mode: the addon bracket (`in-process`) or the util-linux wrapper. */
-  readonly mechanism?: PidNamespaceMechanism;
+  /** In `pid-namespace` mode: bwrap's namespace, the addon bracket, or the util-linux wrapper. */
+  readonly mechanism?: PidNamespaceMechanism | 'bwrap';
+  /** CPU, address space, open files, file size. */
   readonly budgets: 'prlimit' | 'unenforced' | 'none_configured';
+  /** Memory and pids of the whole tree: a delegated cgroup v2 would enforce them. */
+  readonly treeBudgets: 'unenforced' | 'none_configured';
+  /** The filesystem view, network, seccomp and capabilities of a sandboxed command. */
+  readonly sandbox: SandboxDescription;
 }
 
 /** Spec §4: default wall-clock budget of a command. */
@@ -79,11 +113,31 @@ const CONTAINMENTS: readonly ContainmentPreference[] = [
   'process-group',
 ];
 const MECHANISMS: readonly PidNamespaceMechanismPreference[] = ['auto', 'in-process', 'unshare'];
+const BUDGET_NAMES: readonly string[] = [
+  'cpuSeconds',
+  'addressSpaceBytes',
+  'openFiles',
+  'fileSizeBytes',
+  'memoryBytes',
+  'pids',
+];
 
 /** Builds the process arm; options are normalised here once and never re-checked per call. */
 export function createProcessArm(options: ProcessArmOptions): ProcessArm {
   const resolved = resolveProcessArmOptions(options);
   const { root, hostEnv, toolId } = resolved;
+  const sandbox = createSandbox(resolved.sandboxMode, resolved.allowance, {
+    fsScope: 'sandboxed',
+    roots: [root],
+    floor: {
+      stateDir: '/nonexistent/toolhost-state',
+      spillDir: '/nonexistent/toolhost-state/spill',
+      configFile: path.join(root, 'toolhost.config.json'),
+    },
+    ...options.sandboxContext,
+    hostEnv,
+    ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
+  });
 
   return {
     async spawn(
@@ -104,9 +158,28 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
         root,
         toolId,
       });
-      const containment = await detectContainment(resolved.containment, {
-        mechanism: resolved.pidNamespaceMechanism,
-      });
+      let containment: ContainmentInfo;
+      let prepared: PreparedSandbox | undefined;
+      if (sandbox.mode === 'required') {
+        const prlimit = await detectPrlimit();
+        containment = {
+          mode: 'pid-namespace',
+          mechanism: 'bwrap',
+          ...(prlimit === undefined ? {} : { prlimit }),
+        };
+        prepared = await sandbox.prepare({
+          toolId,
+          file,
+          args,
+          env,
+          cwd,
+          limits: prlimitCommand(prlimit, resolved.budgets),
+        });
+      } else {
+        containment = await detectContainment(resolved.containment, {
+          mechanism: resolved.pidNamespaceMechanism,
+        });
+      }
       const run = (): Promise<ProcessResult> =>
         spawnProcess(
           {
@@ -122,6 +195,7 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
             budgets: resolved.budgets,
             openSpill: resolved.openSpill,
             onOutput: resolved.onOutput,
+            sandbox: prepared,
           },
           signal,
         );
@@ -131,12 +205,22 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
     },
 
     async describeContainment(): Promise<ContainmentDescription> {
-      const containment = await detectContainment(resolved.containment, {
-        mechanism: resolved.pidNamespaceMechanism,
-      });
-      const configured =
-        resolved.budgets?.cpuSeconds !== undefined ||
-        resolved.budgets?.addressSpaceBytes !== undefined;
+      const description = await sandbox.describe();
+      const containment: Pick<ContainmentInfo, 'mode' | 'mechanism' | 'prlimit'> =
+        sandbox.mode === 'required'
+          ? await detectPrlimit().then((prlimit) => ({
+              mode: 'pid-namespace' as const,
+              mechanism: 'bwrap' as const,
+              ...(prlimit === undefined ? {} : { prlimit }),
+            }))
+          : await detectContainment(resolved.containment, {
+              mechanism: resolved.pidNamespaceMechanism,
+            });
+      const { cpuSeconds, addressSpaceBytes, openFiles, fileSizeBytes, memoryBytes, pids } =
+        resolved.budgets ?? {};
+      const configured = [cpuSeconds, addressSpaceBytes, openFiles, fileSizeBytes].some(
+        (budget) => budget !== undefined,
+      );
       return {
         containment: containment.mode,
         ...(containment.mechanism === undefined ? {} : { mechanism: containment.mechanism }),
@@ -145,6 +229,9 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
           : containment.prlimit !== undefined
             ? 'prlimit'
             : 'unenforced',
+        treeBudgets:
+          memoryBytes === undefined && pids === undefined ? 'none_configured' : 'unenforced',
+        sandbox: description,
       };
     },
   };
@@ -178,16 +265,20 @@ function resolveProcessArmOptions(options: ProcessArmOptions) {
     throw new TypeError('toolhost: pidNamespaceMechanism must be auto, in-process or unshare');
   }
   if (!(maxBufferBytes >= 1024)) throw new TypeError('toolhost: maxBufferBytes must be >= 1024');
-  const { cpuSeconds, addressSpaceBytes } = options.budgets ?? {};
-  if (cpuSeconds !== undefined && !(Number.isInteger(cpuSeconds) && cpuSeconds > 0)) {
-    throw new TypeError('toolhost: budgets.cpuSeconds must be a positive integer');
+  for (const [name, value] of Object.entries(options.budgets ?? {})) {
+    if (!BUDGET_NAMES.includes(name)) throw new TypeError(`toolhost: unknown budget ${name}`);
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      throw new TypeError(`toolhost: budgets.${name} must be a positive integer`);
+    }
   }
-  if (
-    addressSpaceBytes !== undefined &&
-    !(Number.isInteger(addressSpaceBytes) && addressSpaceBytes > 0)
-  ) {
-    throw new TypeError('toolhost: budgets.addressSpaceBytes must be a positive integer');
-  }
+  const sandboxMode = options.sandbox ?? defaultSandboxMode();
+  checkSandboxMode(sandboxMode, 'process');
+  const allowance = {
+    ...(options.network === undefined ? {} : { network: options.network }),
+    ...(options.readOnlyPaths === undefined ? {} : { readOnlyPaths: options.readOnlyPaths }),
+    ...(options.readWritePaths === undefined ? {} : { readWritePaths: options.readWritePaths }),
+  };
+  checkSandboxAllowance(allowance, 'process');
   return {
     // The jail compares realpaths, so the root is one too (macOS /tmp → /private/tmp).
     root: realpathSync(options.root),
@@ -199,6 +290,8 @@ function resolveProcessArmOptions(options: ProcessArmOptions) {
     containment,
     pidNamespaceMechanism,
     toolId,
+    sandboxMode,
+    allowance,
     budgets: options.budgets,
     openSpill: options.openSpill,
     onOutput: options.onOutput,

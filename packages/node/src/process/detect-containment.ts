@@ -36,6 +36,11 @@ export type ContainmentInfo = ContainmentBudgets &
         readonly mechanism: 'unshare';
         readonly unshare: { readonly file: string; readonly args: readonly string[] };
       }
+    | {
+        /** The sandbox's own PID namespace: bwrap is its init, the command's tree dies with it. */
+        readonly mode: 'pid-namespace';
+        readonly mechanism: 'bwrap';
+      }
     | { readonly mode: 'proc-walk' | 'process-group'; readonly mechanism?: undefined }
   );
 
@@ -98,17 +103,26 @@ const UNSHARE_CANDIDATES: readonly (readonly string[])[] = [
   ['--user', '--map-root-user', '--pid', '--fork', '--kill-child'],
 ];
 
+/** The `prlimit` binary if it works here (probed once per process): what enforces budgets. */
+export function detectPrlimit(): Promise<string | undefined> {
+  prlimitProbe ??= (async () => {
+    const prlimitFile = await findSystemBinary('prlimit');
+    return prlimitFile !== undefined &&
+      (await runsCleanly(prlimitFile, ['--cpu=5', '--as=1073741824', '--nofile=256', '--']))
+      ? prlimitFile
+      : undefined;
+  })();
+  return prlimitProbe;
+}
+
+let prlimitProbe: Promise<string | undefined> | undefined;
+
 async function probe(
   preference: ContainmentPreference,
   mechanism: PidNamespaceMechanismPreference,
   loadPidNamespace: () => Promise<PidNamespaceAddon | undefined>,
 ): Promise<ContainmentInfo> {
-  const prlimitFile = await findSystemBinary('prlimit');
-  const prlimit =
-    prlimitFile !== undefined &&
-    (await runsCleanly(prlimitFile, ['--cpu=5', '--as=1073741824', '--']))
-      ? prlimitFile
-      : undefined;
+  const prlimit = await detectPrlimit();
   const withBudgets = prlimit === undefined ? {} : { prlimit };
   if (process.platform === 'linux' && (preference === 'auto' || preference === 'pid-namespace')) {
     if (mechanism !== 'unshare') {

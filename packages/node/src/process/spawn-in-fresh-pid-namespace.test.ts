@@ -50,6 +50,7 @@ describe.runIf(addon !== undefined)('spawning in a fresh PID namespace in-proces
   it("leaves the host's later spawns in the host's own namespace", async () => {
     const arm = createProcessArm({
       root,
+      sandbox: 'off',
       containment: 'pid-namespace',
       pidNamespaceMechanism: 'in-process',
     });

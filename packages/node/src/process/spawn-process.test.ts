@@ -62,6 +62,7 @@ describe.each(containedCases)('spawn under $mode ($mechanism) containment', (con
     root = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-spawn-')));
     arm = createProcessArm({
       root,
+      sandbox: 'off',
       containment: contained.mode,
       ...(contained.mechanism === undefined ? {} : { pidNamespaceMechanism: contained.mechanism }),
       killGraceMs: GRACE_MS,
@@ -152,7 +153,12 @@ describe.each(containedCases)('spawn under $mode ($mechanism) containment', (con
 describe('spawn under plain process-group containment', () => {
   it('still returns when a setsid child it cannot reach holds stdout', async () => {
     const root = await realpath(tmpdir());
-    const arm = createProcessArm({ root, containment: 'process-group', killGraceMs: GRACE_MS });
+    const arm = createProcessArm({
+      root,
+      sandbox: 'off',
+      containment: 'process-group',
+      killGraceMs: GRACE_MS,
+    });
     const marker = uniqueSleep();
     const started = Date.now();
 
@@ -238,7 +244,7 @@ describe('spawn lifecycle', () => {
 
   it('reports a kill by signal', async () => {
     // A namespace init cannot signal itself, so the self-kill runs without one.
-    const arm = createProcessArm({ root, containment: 'proc-walk' });
+    const arm = createProcessArm({ root, sandbox: 'off', containment: 'proc-walk' });
 
     const killed = await arm.spawn('sh', ['-c', 'kill -KILL $$'], {}, {});
 

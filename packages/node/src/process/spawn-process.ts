@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { AbortSignalLike, ProcessResult } from '@toolhost/core';
 import { ToolCancelledError, ToolExecutionError, ToolPolicyError } from '@toolhost/core';
@@ -11,12 +12,24 @@ import {
   killProcessTree,
   RUN_TOKEN_ENV,
 } from './kill-process-tree.js';
+import type { PreparedSandbox } from './sandbox/create-sandbox.js';
 import { PidNamespaceError, spawnInFreshPidNamespace } from './spawn-in-fresh-pid-namespace.js';
 
-/** CPU-seconds and address-space limits the OS enforces on the command (via `prlimit`). */
+/**
+ * Limits the OS enforces on the command. CPU, address space, open files and file size go through
+ * `prlimit`; memory and pids need a delegated cgroup v2 and are reported `unenforced` without one.
+ */
 export interface ProcessBudgets {
   readonly cpuSeconds?: number;
   readonly addressSpaceBytes?: number;
+  /** RLIMIT_NOFILE: descriptors open at once. */
+  readonly openFiles?: number;
+  /** RLIMIT_FSIZE: the largest file the command may write (SIGXFSZ / EFBIG past it). */
+  readonly fileSizeBytes?: number;
+  /** cgroup v2 `memory.max` (resident memory of the whole tree). */
+  readonly memoryBytes?: number;
+  /** cgroup v2 `pids.max` (processes and threads of the whole tree). */
+  readonly pids?: number;
 }
 
 /** Everything one spawn needs, already resolved and checked by the arm. */
@@ -35,6 +48,8 @@ export interface SpawnPlan {
   readonly budgets?: ProcessBudgets | undefined;
   readonly openSpill?: OpenProcessSpill | undefined;
   readonly onOutput?: ProcessOutputObserver | undefined;
+  /** The command already wrapped in bubblewrap: argv, env and the extra descriptors. */
+  readonly sandbox?: PreparedSandbox | undefined;
 }
 
 /**
@@ -46,18 +61,23 @@ export interface SpawnPlan {
  */
 export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise<ProcessResult> {
   // Abort after resolution but before the spawn starts nothing.
-  if (signal?.aborted === true) return Promise.reject(new ToolCancelledError(plan.toolId));
+  if (signal?.aborted === true) {
+    plan.sandbox?.release();
+    return Promise.reject(new ToolCancelledError(plan.toolId));
+  }
   const { file, argv, env, runToken } = wrapCommand(plan);
   const started = performance.now();
+  const { sandbox } = plan;
   const start = (): ChildProcessByStdio<null, Readable, Readable> =>
     spawn(file, argv, {
-      cwd: plan.cwd,
+      // Inside the sandbox bwrap changes directory (`--chdir`); outside it the host does.
+      cwd: sandbox === undefined ? plan.cwd : '/',
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(sandbox?.extraStdio ?? [])],
       detached: true,
       shell: false,
       windowsHide: true,
-    });
+    }) as ChildProcessByStdio<null, Readable, Readable>;
   const { containment } = plan;
   let child: ChildProcessByStdio<null, Readable, Readable>;
   try {
@@ -66,12 +86,14 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
         ? spawnInFreshPidNamespace(containment.inProcess, start)
         : start();
   } catch (error) {
+    sandbox?.release();
     // Fail closed: a command is never started outside the namespace the host promised.
     if (!(error instanceof PidNamespaceError)) throw error;
     return Promise.reject(
       new ToolExecutionError(plan.toolId, 'containment_failed', { cause: error }),
     );
   }
+  sandbox?.started(child);
   const tree = { pgid: child.pid, runToken };
   let ending: 'timeout' | 'abort' | undefined;
   let graceTimer: NodeJS.Timeout | undefined;
@@ -84,7 +106,8 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
     void killProcessTree(tree, 'SIGTERM');
     // Once reaped, the pid may be reused: only an init still running is looked at.
     const running = child.exitCode === null && child.signalCode === null;
-    if (containment.mechanism !== undefined && running && child.pid !== undefined) {
+    const wrapped = containment.mechanism === 'in-process' || containment.mechanism === 'unshare';
+    if (wrapped && running && child.pid !== undefined) {
       void killNamespaceInitIfUnhandled(
         containment.mechanism === 'in-process' ? { initPid: child.pid } : { wrapperPid: child.pid },
       );
@@ -127,11 +150,16 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
       clearTimeout(graceTimer);
       clearTimeout(forceCloseTimer);
       signal?.removeEventListener('abort', onAbort);
+      sandbox?.release();
       const durationMs = performance.now() - started;
       void Promise.all([stdout, stderr]).then(async ([out, err]) => {
         if (runToken !== undefined) await killProcessTree(tree, 'SIGKILL');
         if (ending === 'abort') return reject(new ToolCancelledError(plan.toolId));
         if (spawnError !== undefined) return reject(spawnFailure(plan.toolId, spawnError));
+        if (sandbox !== undefined && isSandboxSetupFailure(exitCode, err)) {
+          // bwrap refused to build the view (a mount failed): the command never ran.
+          return reject(new ToolExecutionError(plan.toolId, 'containment_failed'));
+        }
         const result = toResult({
           ...unwrapNamespaceExit(plan.containment, exitCode, exitSignal, err),
           out,
@@ -151,17 +179,19 @@ function wrapCommand(plan: SpawnPlan): {
   env: Record<string, string>;
   runToken: string | undefined;
 } {
-  const { containment, budgets } = plan;
+  const { containment, sandbox } = plan;
+  // The sandbox already holds the limits and the command (limits apply inside, after bwrap).
+  if (sandbox !== undefined) {
+    return {
+      file: sandbox.file,
+      argv: [...sandbox.args],
+      env: { ...sandbox.env },
+      runToken: undefined,
+    };
+  }
   let command = [plan.file, ...plan.args];
-  const limits: string[] = [];
-  // Soft limit first (SIGXCPU / ENOMEM the program may report), the hard one a second later.
-  if (budgets?.cpuSeconds !== undefined) {
-    limits.push(`--cpu=${budgets.cpuSeconds}:${budgets.cpuSeconds + 1}`);
-  }
-  if (budgets?.addressSpaceBytes !== undefined) limits.push(`--as=${budgets.addressSpaceBytes}`);
-  if (limits.length > 0 && containment.prlimit !== undefined) {
-    command = [containment.prlimit, ...limits, '--', ...command];
-  }
+  const limits = prlimitCommand(containment.prlimit, plan.budgets);
+  command = [...limits, ...command];
   // In `in-process` mechanism there is no wrapper: the command itself is PID 1.
   if (containment.mechanism === 'unshare') {
     command = [containment.unshare.file, ...containment.unshare.args, '--', ...command];
@@ -174,6 +204,32 @@ function wrapCommand(plan: SpawnPlan): {
   }
   const [file = plan.file, ...argv] = command;
   return { file, argv, env, runToken };
+}
+
+/**
+ * `prlimit` and its options for `budgets`, or nothing when none is configured or `prlimit` is
+ * unavailable (then `describeContainment` says `unenforced`).
+ */
+export function prlimitCommand(
+  prlimit: string | undefined,
+  budgets: ProcessBudgets | undefined,
+): string[] {
+  const limits: string[] = [];
+  // Soft limit first (SIGXCPU / ENOMEM the program may report), the hard one a second later.
+  if (budgets?.cpuSeconds !== undefined) {
+    limits.push(`--cpu=${budgets.cpuSeconds}:${budgets.cpuSeconds + 1}`);
+  }
+  if (budgets?.addressSpaceBytes !== undefined) limits.push(`--as=${budgets.addressSpaceBytes}`);
+  if (budgets?.openFiles !== undefined) limits.push(`--nofile=${budgets.openFiles}`);
+  if (budgets?.fileSizeBytes !== undefined) limits.push(`--fsize=${budgets.fileSizeBytes}`);
+  if (limits.length === 0 || prlimit === undefined) return [];
+  return [prlimit, ...limits, '--'];
+}
+
+// bwrap reports its own setup failure as exit 1 with a `bwrap: ` line; a command that prints
+// one itself only fails its own call.
+function isSandboxSetupFailure(exitCode: number | null, err: CapturedOutput): boolean {
+  return exitCode === 1 && err.text.startsWith('bwrap: ');
 }
 
 function toResult(input: {
@@ -201,6 +257,10 @@ function toResult(input: {
   };
 }
 
+const SIGNAL_NAMES = new Map<number, NodeJS.Signals>(
+  Object.entries(osConstants.signals).map(([name, number]) => [number, name as NodeJS.Signals]),
+);
+
 // util-linux `unshare` re-raises the signal that killed its child, but cannot re-raise SIGKILL:
 // it prints this line and exits 1. Report what really happened instead of a fake exit code.
 const UNSHARE_SIGKILL_LINE = /(^|\n)unshare: sigprocmask unblock failed: [^\n]*\n?$/;
@@ -211,6 +271,15 @@ function unwrapNamespaceExit(
   exitSignal: NodeJS.Signals | null,
   err: CapturedOutput,
 ): { exitCode: number | null; exitSignal: NodeJS.Signals | null; err: CapturedOutput } {
+  if (containment.mechanism === 'bwrap') {
+    // bwrap exits 128+N when the command died of signal N (a command that exits 128+N itself
+    // reads the same: the signal is the likelier truth).
+    const killedBy =
+      exitCode !== null && exitCode > 128 ? SIGNAL_NAMES.get(exitCode - 128) : undefined;
+    return killedBy === undefined
+      ? { exitCode, exitSignal, err }
+      : { exitCode: null, exitSignal: killedBy, err };
+  }
   if (
     containment.mechanism !== 'unshare' ||
     exitCode !== 1 ||

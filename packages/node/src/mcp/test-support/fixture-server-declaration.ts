@@ -6,7 +6,10 @@ export const FIXTURE_MCP_SERVER = fileURLToPath(
   new URL('./fixture-mcp-server.ts', import.meta.url),
 );
 
-/** A stdio declaration that runs the fixture server under tsx. */
+// The repository (sources and node_modules with tsx): what the sandboxed fixture must read.
+const REPOSITORY = fileURLToPath(new URL('../../../../../', import.meta.url)).replace(/\/$/, '');
+
+/** A stdio declaration that runs the fixture server under tsx (the repository shown read-only). */
 export function fixtureServerDeclaration(
   overrides: Partial<McpStdioServerDeclaration> = {},
 ): McpStdioServerDeclaration {
@@ -14,6 +17,7 @@ export function fixtureServerDeclaration(
     transport: 'stdio',
     command: process.execPath,
     args: ['--import', 'tsx', FIXTURE_MCP_SERVER],
+    readOnlyPaths: [REPOSITORY],
     ...overrides,
   };
 }

@@ -1,0 +1,149 @@
+import type { FsScopeTier } from '@toolhost/core';
+import type { MaskedPath, WorkspaceScan } from './scan-workspace.js';
+import type { SystemView } from './system-view.js';
+
+/** One repository the sandbox protects: its git dir and the filtered config shown in it. */
+export interface SandboxRepository {
+  readonly gitDir: string;
+  /** A host file holding the filtered config, bound read-only over `<gitDir>/config`. */
+  readonly filteredConfig: string;
+  /** Read-only in place: `hooks/`, `config.worktree` files (each exists, or was stubbed). */
+  readonly frozen: readonly string[];
+}
+
+/** Everything the bwrap argument vector is built from, already resolved on the host. */
+export interface SandboxArgsInput {
+  readonly tier: FsScopeTier;
+  /** Read-write: the workspace root, plus `extraRoots` in the `project` tier. */
+  readonly writableRoots: readonly string[];
+  /** Per-allowance extras (an MCP server's data directory, a toolchain home). */
+  readonly readOnlyPaths: readonly string[];
+  readonly readWritePaths: readonly string[];
+  /** Installation prefixes of the executable and its interpreter. */
+  readonly executablePrefixes: readonly string[];
+  /** The host user's home: an empty writable tmpfs inside (absent: none is made). */
+  readonly home: string | undefined;
+  /** Existing credential stores under `home`, masked wherever the home is visible. */
+  readonly homeSecrets: readonly MaskedPath[];
+  readonly system: SystemView;
+  readonly scans: readonly WorkspaceScan[];
+  readonly repositories: readonly SandboxRepository[];
+  /** Host paths hidden in every tier (the state directory). */
+  readonly hidden: readonly string[];
+  /** An empty read-only host file, bound over each masked file (reads as empty, not EACCES). */
+  readonly emptyFile: string;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** The descriptor number bwrap reads the seccomp program from; absent: no filter. */
+  readonly seccompFd?: number;
+  /** Runs first inside the sandbox to hand the proxy listener out (the network allowance). */
+  readonly networkInit?: {
+    readonly bindPath: string;
+    readonly hostPath: string;
+    readonly fd: number;
+    readonly port: number;
+  };
+  /** `prlimit` and its options, run inside before the command; empty: no budgets. */
+  readonly limits: readonly string[];
+  readonly command: readonly [string, ...string[]];
+}
+
+/** Where the network init is shown inside the sandbox. */
+export const NETWORK_INIT_PATH = '/.toolhost/net-init';
+
+/**
+ * The bwrap argument vector. Order is meaning: bwrap applies mounts in sequence and a later one
+ * covers an earlier one, so the view is built from wide to narrow — system, home tmpfs, prefixes,
+ * the writable roots, then every mask and read-only freeze inside them.
+ */
+export function buildSandboxArgs(input: SandboxArgsInput): string[] {
+  const args: string[] = [
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--cap-drop',
+    'ALL',
+    '--new-session',
+    '--die-with-parent',
+    '--hostname',
+    'toolhost-sandbox',
+    '--clearenv',
+  ];
+  for (const [name, value] of Object.entries(input.env)) args.push('--setenv', name, value);
+
+  if (input.tier === 'full') {
+    args.push('--ro-bind', '/', '/');
+  } else {
+    args.push('--ro-bind', '/usr', '/usr');
+    for (const link of input.system.links) args.push('--symlink', link.target, link.path);
+    for (const directory of input.system.directories) args.push('--ro-bind', directory, directory);
+    args.push('--ro-bind', '/etc', '/etc');
+  }
+  // Fresh kernel views and no host sockets: nothing under /run, /sys or the host's /tmp.
+  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  if (input.tier === 'full') args.push('--tmpfs', '/run', '--tmpfs', '/var/tmp', '--tmpfs', '/sys');
+  for (const mask of input.system.etcMasks) pushMask(args, input.emptyFile, mask.path, mask.kind);
+
+  const home = input.home;
+  const homeInsideRoot =
+    home !== undefined && input.writableRoots.some((root) => isWithin(home, root));
+  // The full tier shows the host's home read-only; the others an empty writable one.
+  if (home !== undefined && !homeInsideRoot && input.tier !== 'full') args.push('--tmpfs', home);
+  for (const prefix of input.executablePrefixes) args.push('--ro-bind', prefix, prefix);
+  for (const extra of input.readOnlyPaths) args.push('--ro-bind', extra, extra);
+  // Wherever part of the home is shown (a prefix, an extra path, the full tier), its credential
+  // stores stay hidden.
+  const shown =
+    input.tier === 'full' ? ['/'] : [...input.executablePrefixes, ...input.readOnlyPaths];
+  for (const secret of input.homeSecrets) {
+    if (shown.some((visible) => isWithin(secret.path, visible))) {
+      pushMask(args, input.emptyFile, secret.path, secret.kind);
+    }
+  }
+
+  for (const root of input.writableRoots) args.push('--bind', root, root);
+  for (const extra of input.readWritePaths) args.push('--bind', extra, extra);
+
+  for (const scan of input.scans) {
+    for (const file of scan.readOnly) args.push('--ro-bind', file, file);
+    for (const mask of scan.masked) pushMask(args, input.emptyFile, mask.path, mask.kind);
+  }
+  for (const repository of input.repositories) {
+    // Bound onto itself, the git dir is a mount point: it cannot be renamed away and replaced by
+    // one with a hostile config or hooks for the host's next git.
+    args.push('--bind', repository.gitDir, repository.gitDir);
+    for (const frozen of repository.frozen) args.push('--ro-bind', frozen, frozen);
+    args.push('--ro-bind', repository.filteredConfig, `${repository.gitDir}/config`);
+  }
+  for (const hidden of input.hidden) args.push('--tmpfs', hidden, '--remount-ro', hidden);
+
+  if (input.seccompFd !== undefined) args.push('--seccomp', String(input.seccompFd));
+  if (input.networkInit !== undefined) {
+    args.push('--ro-bind', input.networkInit.hostPath, input.networkInit.bindPath);
+  }
+  args.push('--chdir', input.cwd, '--');
+  if (input.networkInit !== undefined) {
+    args.push(
+      input.networkInit.bindPath,
+      String(input.networkInit.fd),
+      String(input.networkInit.port),
+      '--',
+    );
+  }
+  args.push(...input.limits, ...input.command);
+  return args;
+}
+
+function pushMask(
+  args: string[],
+  emptyFile: string,
+  target: string,
+  kind: 'file' | 'directory',
+): void {
+  if (kind === 'file') args.push('--ro-bind', emptyFile, target);
+  else args.push('--tmpfs', target, '--remount-ro', target);
+}
+
+function isWithin(target: string, base: string): boolean {
+  return base === '/' || target === base || target.startsWith(`${base}/`);
+}

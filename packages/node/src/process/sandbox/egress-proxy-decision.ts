@@ -1,0 +1,30 @@
+/** Why the sandbox egress proxy refused a connection, or why an allowed tunnel ended early. */
+export type SandboxEgressReason =
+  | 'domain_not_allowed'
+  | 'ssrf_blocked'
+  | 'not_found'
+  | 'sni_mismatch'
+  | 'not_tls'
+  | 'insecure_url'
+  | 'bad_request'
+  | 'byte_cap'
+  | 'timeout'
+  | 'network';
+
+/**
+ * One event per connection: a denial when it is decided, an allowed tunnel when it ends. It
+ * carries the destination's host and port and nothing else the client sent. `host` is '' and
+ * `port` 0 when the request never named a parseable destination. A connection is allowed once
+ * its ClientHello passed the SNI check; a dial that then fails is an allowed tunnel ended by
+ * `network`. A connection cut short by `close()` before any decision reports nothing.
+ */
+export interface SandboxEgressDecision {
+  readonly host: string;
+  readonly port: number;
+  readonly outcome: 'allowed' | 'denied';
+  /** For a denial, why; for an allowed tunnel, only when a cap, a timeout or the network ended it. */
+  readonly reason?: SandboxEgressReason;
+  readonly bytesUp?: number;
+  readonly bytesDown?: number;
+  readonly durationMs?: number;
+}

@@ -1,0 +1,171 @@
+import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import {
+  foldSegment,
+  isFoldedOnReadFloor,
+  isFoldedOnWriteFloor,
+  type FloorContext,
+} from '../../fs/floor.js';
+
+/** What the sandbox must hide or freeze inside one writable root, found by name. */
+export interface WorkspaceScan {
+  /** Read floor: shown as an empty file (files) or an empty read-only directory. */
+  readonly masked: readonly MaskedPath[];
+  /** Write floor (shell startup files, package-manager hooks, the config file): read-only. */
+  readonly readOnly: readonly string[];
+  /** Every git directory found (`.git` dirs, the gitdir of a `.git` file, submodule gitdirs). */
+  readonly gitDirs: readonly string[];
+}
+
+/** One read-floor entry and what it is, so it is masked with the right kind of mount. */
+export interface MaskedPath {
+  readonly path: string;
+  readonly kind: 'file' | 'directory';
+}
+
+/**
+ * Walks a root without following symlinks and collects every read-floor and write-floor name in
+ * it, judged by the fs jail's own floor functions so the sandbox and `read_file` agree on what
+ * a secret is. A directory whose mtime and ctime are unchanged since its last walk is not read
+ * again: a repeat scan of a large tree costs one lstat per directory.
+ */
+export function scanWorkspace(root: string, floor: FloorContext): WorkspaceScan {
+  const masked: MaskedPath[] = [];
+  const readOnly: string[] = [];
+  const gitDirs: string[] = [];
+  const pending: { directory: string; segments: string[] }[] = [
+    { directory: root, segments: foldSegments(root) },
+  ];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { directory, segments } = next;
+    const listing = listDirectory(directory);
+    if (listing === undefined) continue;
+    for (const entry of listing) {
+      const full = path.join(directory, entry.name);
+      const entrySegments = [...segments, entry.folded];
+      // A symlink holds no secret itself: what it points at inside a root is judged under its
+      // own name, as the jail judges a path on its realpath (and a mount over a dangling link
+      // would create its target).
+      if (entry.kind === 'symlink' || entry.kind === 'other') continue;
+      if (entry.folded === '.git') {
+        const gitDir = entry.kind === 'directory' ? full : readGitFile(full, directory);
+        if (gitDir !== undefined) gitDirs.push(gitDir, ...submoduleGitDirs(gitDir));
+        if (entry.kind === 'directory') maskGitSecrets(full, masked);
+        continue;
+      }
+      if (isFoldedOnReadFloor(entrySegments, floor)) {
+        masked.push({ path: full, kind: entry.kind });
+        continue;
+      }
+      if (entry.kind === 'file' && isFoldedOnWriteFloor(entrySegments, floor)) readOnly.push(full);
+      if (entry.kind === 'directory') pending.push({ directory: full, segments: entrySegments });
+    }
+  }
+  return { masked, readOnly, gitDirs };
+}
+
+interface ListedEntry {
+  readonly name: string;
+  readonly folded: string;
+  readonly kind: 'file' | 'directory' | 'symlink' | 'other';
+}
+
+interface CachedListing {
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+  readonly scannedAtNs: bigint;
+  readonly entries: readonly ListedEntry[];
+}
+
+const listings = new Map<string, CachedListing>();
+const MAX_CACHED_DIRECTORIES = 200_000;
+// A change within this window of the walk may share its timestamp: such a listing is re-read
+// next time (git's "racy index" rule).
+const RACY_WINDOW_NS = 50_000_000n;
+
+function listDirectory(directory: string): readonly ListedEntry[] | undefined {
+  let info;
+  try {
+    info = lstatSync(directory, { bigint: true });
+  } catch {
+    return undefined;
+  }
+  if (!info.isDirectory()) return undefined;
+  const cached = listings.get(directory);
+  if (
+    cached !== undefined &&
+    cached.mtimeNs === info.mtimeNs &&
+    cached.ctimeNs === info.ctimeNs &&
+    cached.scannedAtNs - info.mtimeNs > RACY_WINDOW_NS
+  ) {
+    return cached.entries;
+  }
+  const scannedAtNs = BigInt(Date.now()) * 1_000_000n;
+  let dirents: Dirent[];
+  try {
+    dirents = readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const entries = dirents.map((dirent): ListedEntry => ({
+    name: dirent.name,
+    folded: foldSegment(dirent.name),
+    kind: dirent.isDirectory()
+      ? 'directory'
+      : dirent.isFile()
+        ? 'file'
+        : dirent.isSymbolicLink()
+          ? 'symlink'
+          : 'other',
+  }));
+  if (listings.size >= MAX_CACHED_DIRECTORIES) listings.clear();
+  listings.set(directory, { mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs, scannedAtNs, entries });
+  return entries;
+}
+
+function foldSegments(target: string): string[] {
+  return target
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map(foldSegment);
+}
+
+// `gitdir: <path>` of a worktree or submodule checkout, relative to the file's directory.
+function readGitFile(file: string, directory: string): string | undefined {
+  try {
+    const text = readFileSync(file, 'utf8').slice(0, 4096);
+    const match = /^gitdir: (.+?)\r?\n?$/m.exec(text);
+    return match?.[1] === undefined ? undefined : path.resolve(directory, match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+// Submodules keep their repositories under `.git/modules/<name>` (nested for nested modules).
+function submoduleGitDirs(gitDir: string): string[] {
+  const found: string[] = [];
+  const pending = [path.join(gitDir, 'modules')];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const entry of listDirectory(next) ?? []) {
+      if (entry.kind !== 'directory') continue;
+      const candidate = path.join(next, entry.name);
+      const children = listDirectory(candidate) ?? [];
+      if (children.some((child) => child.name === 'HEAD')) {
+        found.push(candidate);
+        pending.push(path.join(candidate, 'modules'));
+      } else {
+        pending.push(candidate);
+      }
+    }
+  }
+  return found;
+}
+
+// `.git/credentials` (and a stray `.git/.env`) are read floor inside a repository too.
+function maskGitSecrets(gitDir: string, masked: MaskedPath[]): void {
+  for (const entry of listDirectory(gitDir) ?? []) {
+    if (entry.folded === 'credentials' && entry.kind === 'file') {
+      masked.push({ path: path.join(gitDir, entry.name), kind: 'file' });
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The host's half of the sandbox network handoff, and the init program that does the sandbox's
+ * half. Linux only. Failures are Errors with a `code`: an errno name, or ERR_INVALID_ARG_VALUE.
+ */
+export interface SandboxNetAddon {
+  /** Absolute path of the built init executable (to bind read-only into the sandbox). */
+  readonly initPath: string;
+  /**
+   * A connected AF_UNIX stream pair, both ends close-on-exec: pass one in `spawn`'s `stdio` (the
+   * child's copy is the only inheritable one), close it after the spawn, receive on the other.
+   */
+  socketPair(): [number, number];
+  /**
+   * Waits up to `timeoutMs` for exactly one descriptor sent with SCM_RIGHTS on `fd`, and resolves
+   * to it, close-on-exec. Rejects with `code` 'ETIMEDOUT' (nothing in time), 'ECONNRESET' (the
+   * peer closed first: the init failed), 'EPROTO' (no descriptor, or more than one: all closed),
+   * or the errno name of a failed poll/recvmsg. `fd` stays open; never close it while pending.
+   */
+  receiveFd(fd: number, timeoutMs: number): Promise<number>;
+  /** Closes a descriptor that was never handed to Node; throws EBADF on a double close. */
+  closeFd(fd: number): void;
+}
+
+/** The addon, or `undefined` when it or the init is not built or not loadable here. Never throws. */
+export function loadSandboxNet(): SandboxNetAddon | undefined;
