@@ -1,0 +1,320 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer as createTcpServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeToolHost, type NodeToolHostHandle } from '../../create-node-tool-host.js';
+import { mapLookup } from '../../egress/test-support/map-lookup.js';
+import { createTestCertificate } from '../../egress/test-support/test-certificate.js';
+import {
+  startTestHttpsServer,
+  type TestHttpsServer,
+} from '../../egress/test-support/test-https-server.js';
+import { createProcessArm } from '../create-process-arm.js';
+
+// An allowlisted workspace script that tries what an attacker would, asserted on the HOST after.
+// Real bwrap, real processes; this machine and CI run Linux as root with bubblewrap installed.
+const HOST_SECRET = `host-secret-${process.pid}-${Date.now()}`;
+
+describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', () => {
+  let base = '';
+  let root = '';
+  let outside = '';
+  let home = '';
+  let handle: NodeToolHostHandle;
+  let tcp: Server;
+  let tcpPort = 0;
+  let abstract: Server;
+  let tcpConnections = 0;
+  // A host process whose environment holds a credential, as the agent's own parent would.
+  let holder: ChildProcess | undefined;
+
+  const run = async (script: string, options: { cwd?: string } = {}) => {
+    const spawnInHost = handle.host.process?.spawn;
+    if (spawnInHost === undefined) throw new Error('no process arm');
+    return spawnInHost(
+      '/bin/sh',
+      ['-c', script],
+      {},
+      options.cwd === undefined ? {} : { cwd: options.cwd },
+    );
+  };
+
+  beforeAll(async () => {
+    holder = spawn('sleep', ['60'], { env: { PATH: '/usr/bin:/bin', API_TOKEN: HOST_SECRET } });
+    base = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-sbx-')));
+    root = path.join(base, 'ws');
+    outside = path.join(base, 'outside');
+    home = path.join(base, 'home');
+    await mkdir(root);
+    await mkdir(outside);
+    await mkdir(path.join(home, '.ssh'), { recursive: true });
+    await writeFile(path.join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY');
+    await writeFile(
+      path.join(home, '.gitconfig'),
+      '[user]\n\tname = Host User\n\temail = host@example.test\n',
+    );
+    await writeFile(path.join(outside, 'secret.txt'), 'outside secret');
+    execFileSync('git', ['init', '-q', root]);
+    execFileSync('git', [
+      '-C',
+      root,
+      'remote',
+      'add',
+      'origin',
+      'https://user:tok-123@example.test/r.git',
+    ]);
+    await writeFile(path.join(root, '.env'), 'API_KEY=workspace-secret');
+    await mkdir(path.join(root, 'deploy', '.aws'), { recursive: true });
+    await writeFile(path.join(root, 'deploy', '.aws', 'credentials'), 'aws-secret');
+    await writeFile(path.join(root, 'deploy', '.npmrc'), '//registry/:_authToken=npm-secret');
+    await writeFile(path.join(root, '.bashrc'), 'echo original');
+    await writeFile(path.join(root, 'a.txt'), 'hello\n');
+    await writeFile(
+      path.join(root, 'package.json'),
+      JSON.stringify({
+        name: 'fixture',
+        version: '1.0.0',
+        scripts: { test: 'node -e "console.log(\'tests ran\')"' },
+      }),
+    );
+    tcp = createTcpServer((socket) => {
+      tcpConnections += 1;
+      socket.end('host tcp');
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    tcpPort = (tcp.address() as { port: number }).port;
+    abstract = createTcpServer((socket) => socket.end('host abstract'));
+    await new Promise<void>((resolve) => abstract.listen(`\0toolhost-sbx-${process.pid}`, resolve));
+    handle = await createNodeToolHost({
+      root,
+      stateDir: path.join(base, 'state'),
+      process: {
+        sandbox: 'required',
+        hostEnv: { ...process.env, HOME: home },
+        timeoutMs: 20_000,
+      },
+    });
+  });
+
+  afterAll(async () => {
+    if (holder?.pid !== undefined) process.kill(holder.pid, 'SIGKILL');
+    await handle?.close();
+    await new Promise((resolve) => tcp?.close(resolve));
+    await new Promise((resolve) => abstract?.close(resolve));
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('cannot read a file outside the root by absolute path', async () => {
+    const result = await run(`cat ${outside}/secret.txt; ls ${base}`);
+    expect(result.stdout).not.toContain('outside secret');
+    expect(result.stdout).not.toContain('outside');
+  });
+
+  it('reads /etc/shadow and the host home as empty', async () => {
+    const result = await run(
+      `cat /etc/shadow; cat $HOME/.ssh/id_ed25519; ls -A $HOME; cat $HOME/.gitconfig`,
+    );
+    expect(result.stdout).not.toMatch(/root:|PRIVATE KEY|Host User/);
+    expect(result.stdout.trim()).toBe('');
+  });
+
+  it("never sees the host's environment through /proc", async () => {
+    const result = await run(
+      'cat /proc/1/environ /proc/$PPID/environ /proc/*/environ 2>/dev/null; env',
+    );
+    expect(result.stdout).not.toContain(HOST_SECRET);
+  });
+
+  it('sees only its own processes and cannot signal a host one', async () => {
+    const result = await run(
+      `ls /proc | grep -c '^[0-9]'; kill -0 ${process.pid} && echo signalled`,
+    );
+    expect(Number(result.stdout.split('\n')[0])).toBeLessThan(10);
+    expect(result.stdout).not.toContain('signalled');
+  });
+
+  it('masks read-floor names inside the workspace', async () => {
+    const result = await run('cat .env deploy/.aws/credentials deploy/.npmrc; ls -A deploy/.aws');
+    expect(result.stdout).not.toMatch(/workspace-secret|aws-secret|npm-secret|credentials/);
+  });
+
+  it('shows git a filtered config: no credential in a remote URL', async () => {
+    const result = await run('cat .git/config; git remote get-url origin');
+    expect(result.stdout).not.toContain('tok-123');
+    expect(result.stdout).toContain('https://example.test/r.git');
+  });
+
+  it('cannot write outside the root, and /tmp is private', async () => {
+    await run(`echo x > ${outside}/planted; echo y > /tmp/toolhost-sbx-planted-${process.pid}`);
+    expect(existsSync(path.join(outside, 'planted'))).toBe(false);
+    expect(existsSync(`/tmp/toolhost-sbx-planted-${process.pid}`)).toBe(false);
+  });
+
+  it('cannot plant a hook, rewrite .git/config, the config file, .env or a shell startup file', async () => {
+    const configBefore = await readFile(path.join(root, '.git', 'config'), 'utf8');
+    await run(
+      [
+        'echo evil > .git/hooks/pre-commit',
+        'chmod +x .git/hooks/pre-commit',
+        'echo "[core] fsmonitor = evil" >> .git/config',
+        'echo "{}" > toolhost.config.json',
+        'echo EVIL=1 > .env',
+        'echo evil > .bashrc',
+        'mv .git .git-moved',
+      ].join('; '),
+    );
+    expect(existsSync(path.join(root, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(await readFile(path.join(root, '.git', 'config'), 'utf8')).toBe(configBefore);
+    expect(existsSync(path.join(root, 'toolhost.config.json'))).toBe(false);
+    expect(await readFile(path.join(root, '.env'), 'utf8')).toBe('API_KEY=workspace-secret');
+    expect(await readFile(path.join(root, '.bashrc'), 'utf8')).toBe('echo original');
+    expect(existsSync(path.join(root, '.git-moved'))).toBe(false);
+  });
+
+  it('cannot create a missing protected name, and leaves no stub behind', async () => {
+    const hooks = path.join(root, '.git', 'hooks');
+    await rm(hooks, { recursive: true, force: true });
+    const result = await run(
+      'mkdir -p .git/hooks 2>&1; echo evil > .git/hooks/post-checkout 2>&1; ls -A .git/hooks',
+    );
+    expect(result.stdout).not.toContain('post-checkout');
+    expect(existsSync(hooks)).toBe(false);
+    expect(existsSync(path.join(root, 'toolhost.config.json'))).toBe(false);
+  });
+
+  it('cannot reach a host TCP server, a host abstract socket, or DNS', async () => {
+    const result = await run(
+      [
+        `node -e "require('net').connect(${tcpPort},'127.0.0.1').on('data',d=>console.log(String(d))).on('error',e=>console.log('tcp',e.code))"`,
+        `node -e "require('net').connect('\\0toolhost-sbx-${process.pid}').on('data',d=>console.log(String(d))).on('error',e=>console.log('abstract',e.code))"`,
+        `node -e "require('dns').lookup('example.com',(e)=>console.log('dns',e&&e.code))"`,
+      ].join('; '),
+    );
+    expect(result.stdout).not.toContain('host tcp');
+    expect(result.stdout).not.toContain('host abstract');
+    expect(result.stdout).toContain('tcp ECONNREFUSED');
+    expect(result.stdout).toMatch(/dns E[A-Z]+/);
+    expect(tcpConnections).toBe(0);
+  });
+
+  it('cannot mount, unshare or ptrace', async () => {
+    const result = await run(
+      // A mount point of the test's own: were the sandbox ever to fail open, a host mount here
+      // is harmless (and unmounted by the assertion's cleanup).
+      'mkdir -p mnt; mount -t tmpfs none mnt 2>&1 && echo MOUNTED; unshare -r true 2>&1 && echo UNSHARED; strace -f true 2>&1 | tail -1; true',
+    );
+    expect(result.stdout).not.toContain('MOUNTED');
+    expect(result.stdout).not.toContain('UNSHARED');
+    expect(result.stdout).not.toMatch(/exited with 0/);
+  });
+
+  it('kills a setsid child with the call', async () => {
+    const marker = `31.${process.pid % 1000}7`;
+    await run(`setsid sleep ${marker} & echo started`);
+    await expect
+      .poll(() => execFileSync('ps', ['-eo', 'args']).toString().includes(`sleep ${marker}`), {
+        timeout: 3_000,
+      })
+      .toBe(false);
+  });
+
+  it('lets an allowed program work in the workspace: node writes, git status/log/commit, npm test', async () => {
+    const wrote = await run(`node -e "require('fs').writeFileSync('out.txt','made inside')"`);
+    expect(wrote.exitCode).toBe(0);
+    expect(await readFile(path.join(root, 'out.txt'), 'utf8')).toBe('made inside');
+    const git = await run(
+      'git add a.txt && git commit -qm first && git log --format=%an%n%s && git status --short',
+    );
+    expect(git.stderr).toBe('');
+    expect(git.stdout).toContain('Host User');
+    expect(git.stdout).toContain('first');
+    const npm = await run('npm test --silent');
+    expect(npm.stdout).toContain('tests ran');
+  });
+
+  it('fails closed when bubblewrap is unavailable, and runs nothing', async () => {
+    const arm = createProcessArm({
+      root,
+      sandbox: 'required',
+      bwrapPath: path.join(base, 'no-bwrap'),
+    });
+    const attempt = arm.spawn('/bin/sh', ['-c', `touch ${root}/ran`], {}, {});
+    await expect(attempt).rejects.toMatchObject({
+      code: 'tool_unavailable',
+      reason: 'sandbox_unavailable',
+      message: expect.stringContaining('install bubblewrap'),
+    });
+    expect(existsSync(path.join(root, 'ran'))).toBe(false);
+  });
+
+  it('maps a signal death back from bwrap', async () => {
+    const result = await run('kill -TERM $$');
+    expect(result).toMatchObject({ exitCode: null, signal: 'SIGTERM' });
+  });
+
+  it('still reports the tree as a sandboxed PID namespace', async () => {
+    const process_ = handle.host.process as unknown as { describeContainment(): Promise<unknown> };
+    expect(await process_.describeContainment()).toMatchObject({
+      containment: 'pid-namespace',
+      mechanism: 'bwrap',
+      sandbox: { mode: 'required', available: true, seccomp: 'on', network: 'none' },
+    });
+  });
+
+  it('keeps masked and protected files intact on the host', async () => {
+    expect((await stat(path.join(root, '.env'))).size).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('the network allowance', () => {
+  let base = '';
+  let server: TestHttpsServer;
+  let handle: NodeToolHostHandle;
+
+  beforeAll(async () => {
+    base = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-sbx-net-')));
+    const certificate = createTestCertificate();
+    server = await startTestHttpsServer(certificate);
+    server.handler = (_request, response) => response.end('through the proxy');
+    await writeFile(path.join(base, 'ca.pem'), certificate.ca);
+    handle = await createNodeToolHost({
+      root: base,
+      stateDir: path.join(base, '.state'),
+      egress: {
+        lookup: mapLookup({ 'egress.test': ['127.0.0.1'], 'evil.example.net': ['127.0.0.1'] }),
+        dangerouslyAllowRanges: ['127.0.0.0/8'],
+      },
+      process: { sandbox: 'required', network: { allowedDomains: ['egress.test'] } },
+    });
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+    await server?.close();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  const curl = (host: string) =>
+    handle.host.process!.spawn(
+      'curl',
+      ['-sS', '--max-time', '10', '--cacert', 'ca.pem', `https://${host}:${server.port}/`],
+      {},
+      {},
+    );
+
+  it('reaches an allowed domain through the host proxy', async () => {
+    const result = await curl('egress.test');
+    expect(result.stdout).toBe('through the proxy');
+  });
+
+  it('refuses a domain that is not allowed, before any upstream connection', async () => {
+    const before = server.connections();
+    const result = await curl('evil.example.net');
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stdout).not.toContain('through the proxy');
+    expect(server.connections()).toBe(before);
+  });
+});
