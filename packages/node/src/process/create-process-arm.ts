@@ -20,6 +20,7 @@ import {
   type PreparedSandbox,
   type SandboxDescription,
 } from './sandbox/create-sandbox.js';
+import type { SandboxEgressDecision } from './sandbox/egress-proxy.js';
 import {
   checkSandboxAllowance,
   checkSandboxMode,
@@ -72,6 +73,8 @@ export interface ProcessArmOptions {
   readonly readOnlyPaths?: readonly string[];
   /** Absolute host paths a sandboxed command may also write (the write floor still applies). */
   readonly readWritePaths?: readonly string[];
+  /** One audit event per decision of the network allowance's proxy. */
+  readonly onNetworkDecision?: (decision: SandboxEgressDecision) => void;
   /** A specific bubblewrap binary; default `/usr/bin/bwrap` (tests point it at a missing one). */
   readonly bwrapPath?: string;
   /** What the host's fs jail knows: tier, roots and floors (the host fills it in). */
@@ -137,6 +140,9 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
     ...options.sandboxContext,
     hostEnv,
     ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
+    ...(options.onNetworkDecision === undefined
+      ? {}
+      : { onNetworkDecision: options.onNetworkDecision }),
   });
 
   return {

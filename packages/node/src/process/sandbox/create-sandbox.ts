@@ -13,7 +13,11 @@ import {
   type SandboxRepository,
 } from './build-sandbox-args.js';
 import { probeSandbox } from './detect-sandbox.js';
-import { createSandboxEgressProxy, type SandboxEgressProxy } from './egress-proxy.js';
+import {
+  createSandboxEgressProxy,
+  type SandboxEgressDecision,
+  type SandboxEgressProxy,
+} from './egress-proxy.js';
 import { executablePrefixes } from './executable-prefixes.js';
 import { filterGitConfig } from './filter-git-config.js';
 import { ensureProtectedNames } from './protected-stubs.js';
@@ -36,6 +40,8 @@ export interface SandboxContext {
   readonly bwrapPath?: string;
   /** The egress arm's test seams, for the proxy of a network allowance. */
   readonly egress?: SandboxEgressSeams;
+  /** One audit event per proxy decision (host, port, allowed or why not, bytes). */
+  readonly onNetworkDecision?: (decision: SandboxEgressDecision) => void;
 }
 
 /** One command to run sandboxed, already resolved and checked by the process arm. */
@@ -109,7 +115,13 @@ export function createSandbox(
     const key = JSON.stringify(domains);
     let proxy = proxies.get(key);
     if (proxy === undefined) {
-      proxy = createSandboxEgressProxy({ allowedDomains: domains, ...(context.egress ?? {}) });
+      proxy = createSandboxEgressProxy({
+        allowedDomains: domains,
+        ...(context.egress ?? {}),
+        ...(context.onNetworkDecision === undefined
+          ? {}
+          : { onDecision: context.onNetworkDecision }),
+      });
       proxies.set(key, proxy);
     }
     return proxy;

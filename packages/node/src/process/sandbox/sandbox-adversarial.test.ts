@@ -13,6 +13,7 @@ import {
   type TestHttpsServer,
 } from '../../egress/test-support/test-https-server.js';
 import { createProcessArm } from '../create-process-arm.js';
+import type { SandboxEgressDecision } from './egress-proxy.js';
 
 // An allowlisted workspace script that tries what an attacker would, asserted on the HOST after.
 // Real bwrap, real processes; this machine and CI run Linux as root with bubblewrap installed.
@@ -273,6 +274,7 @@ describe.skipIf(process.platform !== 'linux')('the network allowance', () => {
   let base = '';
   let server: TestHttpsServer;
   let handle: NodeToolHostHandle;
+  const decisions: SandboxEgressDecision[] = [];
 
   beforeAll(async () => {
     base = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-sbx-net-')));
@@ -287,7 +289,11 @@ describe.skipIf(process.platform !== 'linux')('the network allowance', () => {
         lookup: mapLookup({ 'egress.test': ['127.0.0.1'], 'evil.example.net': ['127.0.0.1'] }),
         dangerouslyAllowRanges: ['127.0.0.0/8'],
       },
-      process: { sandbox: 'required', network: { allowedDomains: ['egress.test'] } },
+      process: {
+        sandbox: 'required',
+        network: { allowedDomains: ['egress.test'] },
+        onNetworkDecision: (decision) => decisions.push(decision),
+      },
     });
   });
 
@@ -308,6 +314,9 @@ describe.skipIf(process.platform !== 'linux')('the network allowance', () => {
   it('reaches an allowed domain through the host proxy', async () => {
     const result = await curl('egress.test');
     expect(result.stdout).toBe('through the proxy');
+    await expect
+      .poll(() => decisions.find((decision) => decision.host === 'egress.test'))
+      .toMatchObject({ outcome: 'allowed', port: server.port });
   });
 
   it('refuses a domain that is not allowed, before any upstream connection', async () => {
@@ -316,5 +325,12 @@ describe.skipIf(process.platform !== 'linux')('the network allowance', () => {
     expect(result.exitCode).not.toBe(0);
     expect(result.stdout).not.toContain('through the proxy');
     expect(server.connections()).toBe(before);
+    expect(decisions).toContainEqual(
+      expect.objectContaining({
+        host: 'evil.example.net',
+        outcome: 'denied',
+        reason: 'domain_not_allowed',
+      }),
+    );
   });
 });
