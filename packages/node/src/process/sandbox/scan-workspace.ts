@@ -33,35 +33,85 @@ export function scanWorkspace(root: string, floor: FloorContext): WorkspaceScan 
   const masked: MaskedPath[] = [];
   const readOnly: string[] = [];
   const gitDirs: string[] = [];
-  const pending: { directory: string; segments: string[] }[] = [
+  const pending: { directory: string; segments: readonly string[] }[] = [
     { directory: root, segments: foldSegments(root) },
   ];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { directory, segments } = next;
     const listing = listDirectory(directory);
     if (listing === undefined) continue;
-    for (const entry of listing) {
+    const verdict = judgeDirectory(directory, segments, listing, floor);
+    masked.push(...verdict.masked);
+    readOnly.push(...verdict.readOnly);
+    // Read every time: a `.git` file's content can change without its directory changing.
+    for (const entry of verdict.git) {
       const full = path.join(directory, entry.name);
-      const entrySegments = [...segments, entry.folded];
-      // A symlink holds no secret itself: what it points at inside a root is judged under its
-      // own name, as the jail judges a path on its realpath (and a mount over a dangling link
-      // would create its target).
-      if (entry.kind === 'symlink' || entry.kind === 'other') continue;
-      if (entry.folded === '.git') {
-        const gitDir = entry.kind === 'directory' ? full : readGitFile(full, directory);
-        if (gitDir !== undefined) gitDirs.push(gitDir, ...submoduleGitDirs(gitDir));
-        if (entry.kind === 'directory') maskGitSecrets(full, masked);
+      if (entry.kind === 'directory') {
+        gitDirs.push(full, ...submoduleGitDirs(full));
+        maskGitSecrets(full, masked);
         continue;
       }
-      if (isFoldedOnReadFloor(entrySegments, floor)) {
-        masked.push({ path: full, kind: entry.kind });
-        continue;
-      }
-      if (entry.kind === 'file' && isFoldedOnWriteFloor(entrySegments, floor)) readOnly.push(full);
-      if (entry.kind === 'directory') pending.push({ directory: full, segments: entrySegments });
+      // The pointer itself is frozen: rewritten, it would send the host's git elsewhere.
+      readOnly.push(full);
+      const gitDir = readGitFile(full, directory);
+      if (gitDir !== undefined) gitDirs.push(gitDir, ...submoduleGitDirs(gitDir));
     }
+    for (const child of verdict.subdirectories) pending.push(child);
   }
   return { masked, readOnly, gitDirs };
+}
+
+interface DirectoryVerdict {
+  readonly masked: readonly MaskedPath[];
+  readonly readOnly: readonly string[];
+  readonly git: readonly ListedEntry[];
+  readonly subdirectories: readonly { directory: string; segments: readonly string[] }[];
+}
+
+const verdicts = new Map<
+  string,
+  { listing: readonly ListedEntry[]; floor: FloorContext; verdict: DirectoryVerdict }
+>();
+
+// A directory's names only change with its listing: the verdict on them is kept beside it, so an
+// unchanged tree costs one lstat per directory and no per-entry work.
+function judgeDirectory(
+  directory: string,
+  segments: readonly string[],
+  listing: readonly ListedEntry[],
+  floor: FloorContext,
+): DirectoryVerdict {
+  const cached = verdicts.get(directory);
+  if (cached !== undefined && cached.listing === listing && cached.floor === floor) {
+    return cached.verdict;
+  }
+  const masked: MaskedPath[] = [];
+  const readOnly: string[] = [];
+  const git: ListedEntry[] = [];
+  const subdirectories: { directory: string; segments: readonly string[] }[] = [];
+  for (const entry of listing) {
+    // A symlink holds no secret itself: what it points at inside a root is judged under its own
+    // name, as the jail judges a path on its realpath (and a mount over a dangling link would
+    // create its target).
+    if (entry.kind === 'symlink' || entry.kind === 'other') continue;
+    if (entry.folded === '.git') {
+      git.push(entry);
+      continue;
+    }
+    const full = path.join(directory, entry.name);
+    const entrySegments = [...segments, entry.folded];
+    if (isFoldedOnReadFloor(entrySegments, floor)) {
+      masked.push({ path: full, kind: entry.kind });
+      continue;
+    }
+    if (entry.kind === 'file' && isFoldedOnWriteFloor(entrySegments, floor)) readOnly.push(full);
+    if (entry.kind === 'directory')
+      subdirectories.push({ directory: full, segments: entrySegments });
+  }
+  const verdict = { masked, readOnly, git, subdirectories };
+  if (verdicts.size >= MAX_CACHED_DIRECTORIES) verdicts.clear();
+  verdicts.set(directory, { listing, floor, verdict });
+  return verdict;
 }
 
 interface ListedEntry {
