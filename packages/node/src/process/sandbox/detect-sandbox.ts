@@ -76,7 +76,8 @@ async function probeUncached(options: ProbeSandboxOptions): Promise<SandboxProbe
         ...(seccompArch === undefined ? {} : { seccompArch }),
       }
     : { available: false, why: 'bwrap_refused' };
-  if (cacheFile !== undefined) await writeCached(cacheFile, key, verdict);
+  // Only "works" is remembered: a refusal is probed again next time (bubblewrap installed since).
+  if (cacheFile !== undefined && verdict.available) await writeCached(cacheFile, key, verdict);
   return verdict;
 }
 
