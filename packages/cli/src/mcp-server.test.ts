@@ -12,6 +12,8 @@ const FIXTURE_MCP_SERVER = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../node/src/mcp/test-support/fixture-mcp-server.ts',
 );
+// The repository (sources and node_modules with tsx): what the sandboxed fixture must read.
+const REPOSITORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 // End to end: the SDK's own Client over stdio against a real `toolhost serve` process.
 describe('toolhost serve over stdio', () => {
@@ -192,6 +194,7 @@ describe('toolhost serve over stdio', () => {
             command: process.execPath,
             args: ['--import', 'tsx', FIXTURE_MCP_SERVER],
             tools: ['echo'],
+            readOnlyPaths: [REPOSITORY],
           },
         },
       }),

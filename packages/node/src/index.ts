@@ -67,5 +67,14 @@ export type {
   PidNamespaceMechanism,
   PidNamespaceMechanismPreference,
 } from './process/detect-containment.js';
+export { defaultSandboxMode } from './process/sandbox/create-sandbox.js';
+export type { SandboxDescription } from './process/sandbox/create-sandbox.js';
+export { probeSandbox } from './process/sandbox/detect-sandbox.js';
+export type { ProbeSandboxOptions, SandboxProbe } from './process/sandbox/detect-sandbox.js';
+export type {
+  SandboxAllowance,
+  SandboxMode,
+  SandboxNetworkOptions,
+} from './process/sandbox/sandbox-options.js';
 export { createOsArm } from './os/create-os-arm.js';
 export type { OsArmOptions } from './os/create-os-arm.js';

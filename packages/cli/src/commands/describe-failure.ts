@@ -67,12 +67,31 @@ function detail(error: ToolDispatchError): Partial<FailureReport> {
       ...(error.detail === undefined ? {} : { detail: error.detail }),
     };
   }
-  if (error instanceof ToolUnavailableError) {
-    return { reason: error.capability, hint: 'this host has no such arm; see `toolhost doctor`' };
-  }
+  if (error instanceof ToolUnavailableError) return unavailableDetail(error);
   if (error instanceof UnknownToolError)
     return { hint: 'list granted tools with `toolhost tools`' };
   return {};
+}
+
+// The arm exists but fails closed: the message already says what to install; the hint names
+// this command line's switches, which the host's message cannot know.
+function unavailableDetail(error: ToolUnavailableError): Partial<FailureReport> {
+  const { reason } = error;
+  if (reason === undefined) {
+    return { reason: error.capability, hint: 'this host has no such arm; see `toolhost doctor`' };
+  }
+  switch (reason) {
+    case 'sandbox_unavailable':
+      return {
+        reason,
+        hint: 'install bubblewrap (apt-get install bubblewrap), or pass --sandbox off (or "process": { "sandbox": "off" }) to run commands on the host; `toolhost doctor` shows why',
+      };
+    case 'sandbox_network_unavailable':
+      return {
+        reason,
+        hint: 'build @toolhost/sandbox-net (a C compiler, then npm rebuild), or drop --sandbox-allow-domain / process.network',
+      };
+  }
 }
 
 function policyHint(error: ToolPolicyError): { hint?: string } {

@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
+import type { ContainmentDescription } from '@toolhost/node';
+import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { describeMcpReach, type McpServerReach } from '../session/describe-mcp-reach.js';
+import { describeHostContainment } from '../session/describe-process-floors.js';
 import { openSession } from '../session/open-session.js';
 import { printJson, type CliIo } from './cli-io.js';
 import { findHelpers, HELPERS } from './find-helpers.js';
@@ -9,6 +13,7 @@ import {
   settingsFromOptions,
   type PolicyOptionValues,
 } from './policy-options.js';
+import { renderMcpReach, renderSandboxLines, SANDBOX_FIX } from './render-floors.js';
 
 const ARMS = ['fs', 'process', 'egress', 'os', 'mcp', 'outputStore', 'media'] as const;
 
@@ -22,10 +27,21 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
     try {
       const helpers = findHelpers(io.env['PATH'], Object.values(HELPERS).flat());
       const arms = Object.fromEntries(ARMS.map((arm) => [arm, session.host[arm] !== undefined]));
-      const containment = await describeContainment(session.host.process);
-      const tools = session.grantedTools.map((tool) =>
-        judgeTool(tool, session.host, settings, helpers),
-      );
+      const containment = (await describeHostContainment(session.host)) ?? null;
+      const sandboxDown =
+        containment !== null &&
+        containment.sandbox.mode === 'required' &&
+        !containment.sandbox.available;
+      const tools = session.grantedTools.map((tool) => {
+        const verdict = judgeTool(tool, session.host, settings, helpers);
+        // Every spawn of such a tool fails closed: the arm exists, but nothing would run.
+        return sandboxDown && tool.policy.spawnsProcess
+          ? {
+              ...verdict,
+              refusals: [...verdict.refusals, `every call: sandbox_unavailable; ${SANDBOX_FIX}`],
+            }
+          : verdict;
+      });
       const report = {
         node: process.version,
         platform: `${process.platform}-${process.arch}`,
@@ -35,6 +51,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
         arms,
         helpers,
         containment,
+        mcpReach: describeMcpReach(settings),
         progress: 'elapsed time and the last output line, on a terminal stderr',
         policy: {
           grant: settings.grant,
@@ -44,6 +61,11 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
           ...settings.toolPolicy,
           limits: settings.limits,
           budgets: settings.budgets,
+          sandbox: {
+            mode: settings.sandbox,
+            source: settings.sandboxSource,
+            ...settings.sandboxAllowance,
+          },
           toolConfigKeys: Object.fromEntries(
             Object.entries(settings.toolConfig).map(([id, values]) => [id, Object.keys(values)]),
           ),
@@ -54,7 +76,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
         notRegistered: settings.grant.filter((id) => !session.tools.some((tool) => tool.id === id)),
       };
       if (options.json === true) printJson(io, report);
-      else io.stdout.write(renderDoctor(report));
+      else io.stdout.write(renderDoctor(report, settings));
       setExit(EXIT_CODES.success);
     } finally {
       await session.close();
@@ -62,37 +84,25 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
   });
 }
 
-async function describeContainment(arm: unknown): Promise<unknown> {
-  const describe = (arm as { describeContainment?: () => Promise<unknown> } | undefined)
-    ?.describeContainment;
-  if (typeof describe !== 'function') return null;
-  try {
-    return await describe.call(arm);
-  } catch {
-    return null;
-  }
-}
-
-// `pid-namespace via in-process (budgets: prlimit)`: the mechanism says whether each command
-// pays an extra `unshare` exec (util-linux) or none (the @toolhost/pid-namespace addon).
-function renderContainment(containment: unknown): string {
+// `pid-namespace via bwrap (budgets: prlimit, tree budgets: unenforced)`: the mechanism says
+// whether each command pays an extra exec (bwrap, util-linux `unshare`) or none (the addon).
+function renderContainment(containment: ContainmentDescription | null): string {
   if (containment === null) return 'not reported by the process arm';
-  const { containment: mode, mechanism, budgets } = containment as Record<string, unknown>;
-  if (typeof mode !== 'string') return JSON.stringify(containment);
-  const via = typeof mechanism === 'string' ? ` via ${mechanism}` : '';
-  return `${mode}${via} (budgets: ${String(budgets)})`;
+  const via = containment.mechanism === undefined ? '' : ` via ${containment.mechanism}`;
+  return `${containment.containment}${via} (budgets: ${containment.budgets}, tree budgets: ${containment.treeBudgets})`;
 }
 
 type DoctorReport = {
   readonly arms: Record<string, boolean>;
   readonly helpers: Record<string, boolean>;
-  readonly containment: unknown;
+  readonly containment: ContainmentDescription | null;
+  readonly mcpReach: readonly McpServerReach[];
   readonly policy: Record<string, unknown>;
   readonly tools: readonly ReturnType<typeof judgeTool>[];
   readonly notRegistered: readonly string[];
 } & Record<string, unknown>;
 
-function renderDoctor(report: DoctorReport): string {
+function renderDoctor(report: DoctorReport, settings: EffectiveSettings): string {
   const yesNo = (entries: Record<string, boolean>) =>
     Object.entries(entries)
       .map(([name, present]) => `${present ? '✓' : '✗'} ${name}`)
@@ -105,6 +115,10 @@ function renderDoctor(report: DoctorReport): string {
     `arms:       ${yesNo(report.arms)}`,
     `helpers:    ${yesNo(report.helpers)}`,
     `containment: ${renderContainment(report.containment)}`,
+    ...renderSandboxLines(report.containment ?? undefined, settings),
+    ...(report.mcpReach.length === 0
+      ? []
+      : ['mcp stdio servers may reach:', ...report.mcpReach.map((r) => `  ${renderMcpReach(r)}`)]),
     `progress:   ${String(report['progress'])}`,
     '',
     'effective policy:',

@@ -7,14 +7,25 @@ import {
   type PolicyTarget,
   type ToolApprovalRequest,
 } from '@toolhost/core';
+import type { ContainmentDescription } from '@toolhost/node';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { judgeFsPath } from './judge-fs-path.js';
+import { renderNetwork, renderSandboxMode, renderSeccomp, SANDBOX_FIX } from './render-floors.js';
 
 /** One line of the dry run. */
 export interface ExplainStep {
   readonly step:
-    'resolve' | 'grant' | 'args' | 'policy' | 'allowlist' | 'domain' | 'fs' | 'approval' | 'host';
+    | 'resolve'
+    | 'grant'
+    | 'args'
+    | 'policy'
+    | 'allowlist'
+    | 'domain'
+    | 'fs'
+    | 'approval'
+    | 'host'
+    | 'sandbox';
   readonly status: 'pass' | 'fail' | 'ask' | 'info';
   readonly detail: string;
 }
@@ -180,4 +191,35 @@ export async function approvalStep(
   return decision.outcome === 'approve'
     ? { step: 'approval', status: 'pass', detail: `${label}: mode ${settings.mode} approves it` }
     : { step: 'approval', status: 'fail', detail: `${label}: ${decision.reason ?? 'refused'}` };
+}
+
+/** What a spawned command would see: the sandbox's floors, the host, or a fail-closed refusal. */
+export function sandboxStep(
+  containment: ContainmentDescription | undefined,
+  settings: EffectiveSettings,
+): ExplainStep {
+  if (containment === undefined) {
+    return { step: 'sandbox', status: 'info', detail: 'not reported by the process arm' };
+  }
+  const { sandbox } = containment;
+  if (sandbox.mode === 'off') {
+    return { step: 'sandbox', status: 'info', detail: renderSandboxMode(sandbox, settings) };
+  }
+  if (!sandbox.available) {
+    return {
+      step: 'sandbox',
+      status: 'fail',
+      detail: `required but unavailable (${sandbox.why ?? 'unknown'}) → sandbox_unavailable; ${SANDBOX_FIX}`,
+    };
+  }
+  return {
+    step: 'sandbox',
+    status: 'info',
+    detail: [
+      `${sandbox.version ?? 'bubblewrap'}; filesystem: ${sandbox.filesystem}`,
+      `network: ${renderNetwork(sandbox)}`,
+      `seccomp: ${renderSeccomp(sandbox)}`,
+      `capabilities: ${sandbox.capabilities}`,
+    ].join('; '),
+  };
 }

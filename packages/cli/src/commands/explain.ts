@@ -14,7 +14,14 @@ import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { printJson, type CliIo } from './cli-io.js';
 import { describeFailure } from './describe-failure.js';
-import { approvalStep, fsStep, policySteps, type ExplainStep } from './explain-steps.js';
+import { describeProcessFloors } from '../session/describe-process-floors.js';
+import {
+  approvalStep,
+  fsStep,
+  policySteps,
+  sandboxStep,
+  type ExplainStep,
+} from './explain-steps.js';
 import { judgeTool } from './judge-tool.js';
 import {
   addPolicyOptions,
@@ -155,7 +162,17 @@ export async function explainCall(
   }
   steps.push({ step: 'host', status: 'info', detail: `would call the ${verdict.needs} arm` });
   const refused = refusedByFs || approval.status === 'fail';
-  return { steps, exitCode: refused ? EXIT_CODES.denied : EXIT_CODES.success };
+  if (!tool.policy.spawnsProcess) {
+    return { steps, exitCode: refused ? EXIT_CODES.denied : EXIT_CODES.success };
+  }
+  const sandbox = sandboxStep(await describeProcessFloors(settings), settings);
+  steps.push(sandbox);
+  // A refusal comes first, as in the real call: the sandbox is met only by a command that runs.
+  if (refused) return { steps, exitCode: EXIT_CODES.denied };
+  return {
+    steps,
+    exitCode: sandbox.status === 'fail' ? EXIT_CODES.unavailable : EXIT_CODES.success,
+  };
 }
 
 function describeEffectiveArgs(

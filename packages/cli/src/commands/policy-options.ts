@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { APPROVAL_MODES, FS_SCOPES } from '../config/config-schema.js';
+import { APPROVAL_MODES, FS_SCOPES, SANDBOX_MODES } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
 import {
   resolveSettings,
@@ -23,6 +23,8 @@ export interface PolicyOptionValues {
   readonly maxBytes?: number;
   readonly maxLines?: number;
   readonly stateDir?: string;
+  readonly sandbox?: string;
+  readonly sandboxAllowDomain?: string[];
   readonly json?: boolean;
   /** Only on the commands that dispatch (`call`, `serve`). */
   readonly auditLog?: string;
@@ -43,6 +45,17 @@ export function addPolicyOptions(command: Command): Command {
     .option('--max-bytes <n>', 'model-facing result ceiling in bytes', positiveInt)
     .option('--max-lines <n>', 'model-facing result ceiling in lines', positiveInt)
     .option('--state-dir <dir>', 'state directory (spills, media store)')
+    .addOption(
+      new Option(
+        '--sandbox <mode>',
+        'process sandbox of every command and MCP stdio server (default: required on Linux)',
+      ).choices(SANDBOX_MODES),
+    )
+    .option(
+      '--sandbox-allow-domain <host>',
+      'host a sandboxed command may reach over HTTPS (repeatable; replaces process.network)',
+      collect,
+    )
     .option('--json', 'machine-readable output on stdout');
 }
 
@@ -70,6 +83,10 @@ export function settingsFromOptions(options: PolicyOptionValues, io: CliIo): Eff
     ...(options.maxLines === undefined ? {} : { maxLines: options.maxLines }),
     ...(options.stateDir === undefined ? {} : { stateDir: path.resolve(io.cwd, options.stateDir) }),
     ...(options.auditLog === undefined ? {} : { auditLog: path.resolve(io.cwd, options.auditLog) }),
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    ...(options.sandboxAllowDomain === undefined
+      ? {}
+      : { sandboxAllowDomains: options.sandboxAllowDomain }),
   };
   return resolveSettings(root, loaded, flags);
 }

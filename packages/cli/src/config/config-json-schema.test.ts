@@ -17,4 +17,18 @@ describe('the published config JSON Schema', () => {
 
     expect(schema.additionalProperties).toBe(false);
   });
+
+  it('publishes the process section: a sandbox enum and absolute-path patterns', () => {
+    const schema = JSON.parse(renderConfigJsonSchema()) as {
+      properties: { process: { properties: Record<string, Record<string, unknown>> } };
+    };
+    const section = schema.properties.process.properties;
+    const items = (section['readOnlyPaths']?.['items'] ?? {}) as { pattern?: string };
+    // Editors and validators compile JSON Schema patterns as unicode regular expressions.
+    const pattern = new RegExp(items.pattern ?? '', 'u');
+
+    expect(section['sandbox']).toMatchObject({ enum: ['required', 'off'] });
+    expect(['/opt/x', '/a/..b'].map((entry) => pattern.test(entry))).toEqual([true, true]);
+    expect(['opt/x', '/', '/a/../b', '/a/..'].some((entry) => pattern.test(entry))).toBe(false);
+  });
 });

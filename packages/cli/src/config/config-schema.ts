@@ -9,10 +9,53 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 /** The FS scope tiers a config may choose. */
 export const FS_SCOPES = ['sandboxed', 'project', 'full'] as const;
 
+/** `required`: every child runs inside bubblewrap (fails closed without it); `off`: on the host. */
+export const SANDBOX_MODES = ['required', 'off'] as const;
+
 const toolId = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'a tool id: letters, digits, _ or -');
 const nonEmpty = z.string().min(1);
 // An environment variable name: the only way a config points at a secret held in the environment.
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+
+// The host refuses these anyway; refusing them here names the field and fails before any host
+// exists. `/` itself would be the whole machine, a `..` segment hides where the path really goes.
+const sandboxPath = z
+  .string()
+  .regex(
+    /^(?![^\0]*\/\.\.(?:\/|$))\/(?=[^\0]*[^/\0])[^\0]*$/,
+    'an absolute path: not /, no .. segment',
+  );
+
+const sandboxNetworkSchema = z
+  .strictObject({
+    allowedDomains: z
+      .array(nonEmpty)
+      .describe('Exact host names reachable over HTTPS through the host-side proxy.'),
+  })
+  .describe('Network of the sandbox. Absent or no domains: no network at all.');
+
+// Shared by the process arm and each stdio MCP server: what a sandboxed child may reach.
+const sandboxAllowanceShape = {
+  network: sandboxNetworkSchema.optional(),
+  readOnlyPaths: z
+    .array(sandboxPath)
+    .optional()
+    .describe('Absolute host paths also visible read-only (a toolchain home, a data directory).'),
+  readWritePaths: z
+    .array(sandboxPath)
+    .optional()
+    .describe('Absolute host paths also writable (the write floor still applies inside).'),
+};
+
+const processSchema = z
+  .strictObject({
+    sandbox: z
+      .enum(SANDBOX_MODES)
+      .optional()
+      .describe('Process sandbox (bubblewrap). Default: required on Linux, off elsewhere.'),
+    ...sandboxAllowanceShape,
+  })
+  .describe('What every spawned command (run_command, git_*) may see and reach.');
 
 const credentialSchema = z.union([
   z.strictObject({ env: envName }).describe('Read the secret from this environment variable.'),
@@ -36,6 +79,11 @@ const stdioServerSchema = z.strictObject({
   cwd: nonEmpty.optional(),
   tools: z.array(nonEmpty).optional().describe('Only expose these tools of the server.'),
   callTimeoutMs: z.int().positive().optional(),
+  sandbox: z
+    .enum(SANDBOX_MODES)
+    .optional()
+    .describe('`off` runs this server on the host, knowingly. Default: process.sandbox.'),
+  ...sandboxAllowanceShape,
 });
 
 const httpServerSchema = z.strictObject({
@@ -100,11 +148,36 @@ export const toolhostConfigSchema = z
           .positive()
           .optional()
           .describe('Address-space budget of each command in bytes, enforced by the OS (prlimit).'),
+        openFiles: z
+          .int()
+          .positive()
+          .optional()
+          .describe('Descriptors each command may hold open at once (prlimit RLIMIT_NOFILE).'),
+        fileSizeBytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe('Largest file each command may write, in bytes (prlimit RLIMIT_FSIZE).'),
+        treeMemoryBytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe(
+            'Resident memory of the whole process tree (cgroup v2); reported unenforced without a delegated cgroup.',
+          ),
+        pids: z
+          .int()
+          .positive()
+          .optional()
+          .describe(
+            'Processes and threads of the whole tree (cgroup v2); reported unenforced without a delegated cgroup.',
+          ),
       })
       .optional()
       .describe(
         'Result ceilings (default 51200 bytes / 2000 lines) and command budgets (default none).',
       ),
+    process: processSchema.optional(),
     toolConfig: z
       .record(toolId, z.record(nonEmpty, z.unknown()))
       .optional()
@@ -128,6 +201,9 @@ export type ToolhostConfig = z.infer<typeof toolhostConfigSchema>;
 
 /** A credential source: an environment variable or a file. */
 export type CredentialSource = z.infer<typeof credentialSchema>;
+
+/** The `process` section: sandbox mode and what a sandboxed command may reach. */
+export type ProcessConfig = z.infer<typeof processSchema>;
 
 /** One configured MCP server. */
 export type McpServerConfig = z.infer<typeof stdioServerSchema> | z.infer<typeof httpServerSchema>;

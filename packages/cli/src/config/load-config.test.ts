@@ -17,10 +17,32 @@ describe('parseConfig', () => {
       allowedCommandGlobs: ['git log *'],
       allowedDomains: ['example.com'],
       mode: 'accept-edits',
-      limits: { maxBytes: 1000, maxLines: 10 },
+      limits: {
+        maxBytes: 1000,
+        maxLines: 10,
+        openFiles: 256,
+        fileSizeBytes: 1_000_000,
+        treeMemoryBytes: 1_000_000_000,
+        pids: 64,
+      },
       toolConfig: { run_command: { timeoutMs: 5000 } },
-      mcpServers: { docs: { command: 'docs-server', args: ['--stdio'] } },
+      mcpServers: {
+        docs: {
+          command: 'docs-server',
+          args: ['--stdio'],
+          sandbox: 'required',
+          network: { allowedDomains: ['api.example.com'] },
+          readOnlyPaths: ['/opt/docs'],
+          readWritePaths: ['/var/cache/docs'],
+        },
+      },
       credentials: { brave: { env: 'BRAVE_API_KEY' } },
+      process: {
+        sandbox: 'off',
+        network: { allowedDomains: ['registry.npmjs.org'] },
+        readOnlyPaths: ['/opt/toolchain'],
+        readWritePaths: ['/var/cache/build'],
+      },
     });
 
     const config = parseConfig(text);
@@ -38,6 +60,42 @@ describe('parseConfig', () => {
       'an unknown key inside a union',
       '{"mcpServers": {"a": {"command": "x", "tpyo": 1}}}',
       'unknown key "mcpServers.a.tpyo"',
+    ],
+    ['a bad sandbox mode', '{"process": {"sandbox": "maybe"}}', 'field "process.sandbox"'],
+    [
+      'a relative sandbox path',
+      '{"process": {"readOnlyPaths": ["opt/x"]}}',
+      'field "process.readOnlyPaths[0]"',
+    ],
+    [
+      'the root as a sandbox path',
+      '{"process": {"readWritePaths": ["/"]}}',
+      'field "process.readWritePaths[0]"',
+    ],
+    [
+      'a .. segment in a sandbox path',
+      '{"process": {"readWritePaths": ["/srv/../etc"]}}',
+      'field "process.readWritePaths[0]"',
+    ],
+    [
+      'a network without its domain list',
+      '{"process": {"network": {}}}',
+      'field "process.network.allowedDomains"',
+    ],
+    [
+      'an unknown process key',
+      '{"process": {"bwrapPath": "/x"}}',
+      'unknown key "process.bwrapPath"',
+    ],
+    [
+      'a bad server sandbox mode',
+      '{"mcpServers": {"a": {"command": "x", "sandbox": "on"}}}',
+      'field "mcpServers.a.sandbox"',
+    ],
+    [
+      'a sandbox key on an http server',
+      '{"mcpServers": {"a": {"url": "https://x.example/mcp", "sandbox": "off"}}}',
+      'unknown key "mcpServers.a.sandbox"',
     ],
   ])('names the field for %s', (_case, text, expected) => {
     const attempt = () => parseConfig(text);

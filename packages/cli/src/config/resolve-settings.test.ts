@@ -1,3 +1,4 @@
+import { defaultSandboxMode } from '@toolhost/node';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GRANT, resolveSettings } from './resolve-settings.js';
 
@@ -42,7 +43,80 @@ describe('resolveSettings', () => {
     expect(settings.extraRoots).toEqual(['/w/app/shared']);
   });
 
+  it("defaults the sandbox to the platform's mode with no allowance", () => {
+    const settings = resolveSettings('/w/app', { config: {} }, {});
+
+    expect(settings).toMatchObject({
+      sandbox: defaultSandboxMode(),
+      sandboxSource: 'default',
+      sandboxAllowance: {},
+    });
+  });
+
+  it('lets the sandbox flags win over the process section', () => {
+    const loaded = {
+      config: {
+        process: {
+          sandbox: 'off' as const,
+          network: { allowedDomains: ['registry.npmjs.org'] },
+          readOnlyPaths: ['/opt/toolchain'],
+        },
+      },
+      file: '/w/app/toolhost.config.json',
+    };
+
+    const settings = resolveSettings('/w/app', loaded, {
+      sandbox: 'required',
+      sandboxAllowDomains: ['example.com'],
+    });
+
+    expect(settings).toMatchObject({
+      sandbox: 'required',
+      sandboxSource: 'flag',
+      sandboxAllowance: {
+        network: { allowedDomains: ['example.com'] },
+        readOnlyPaths: ['/opt/toolchain'],
+      },
+    });
+  });
+
+  it('takes the mode from the config when no flag says', () => {
+    const loaded = { config: { process: { sandbox: 'off' as const } } };
+
+    const settings = resolveSettings('/w/app', loaded, {});
+
+    expect(settings).toMatchObject({ sandbox: 'off', sandboxSource: 'config' });
+  });
+
+  it('maps the limits onto the process budgets, memoryBytes staying address space', () => {
+    const loaded = {
+      config: {
+        limits: {
+          cpuSeconds: 10,
+          memoryBytes: 1_000,
+          openFiles: 64,
+          fileSizeBytes: 2_000,
+          treeMemoryBytes: 3_000,
+          pids: 32,
+        },
+      },
+    };
+
+    const settings = resolveSettings('/w/app', loaded, {});
+
+    expect(settings.budgets).toEqual({
+      cpuSeconds: 10,
+      addressSpaceBytes: 1_000,
+      openFiles: 64,
+      fileSizeBytes: 2_000,
+      memoryBytes: 3_000,
+      pids: 32,
+    });
+  });
+
   it.each([
+    ['a bad sandbox flag', { sandbox: 'bogus' }, '--sandbox'],
+    ['an empty sandbox domain', { sandboxAllowDomains: [' '] }, '--sandbox-allow-domain'],
     ['a bad mode flag', { mode: 'yolo' }, '--mode'],
     ['a bad tier flag', { fsScope: 'everything' }, '--fs-scope'],
     ['a zero ceiling', { maxBytes: 0 }, '--max-bytes'],

@@ -2,10 +2,17 @@ import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolPolicy, ToolResultLimits } from '@toolhost/core';
+import {
+  defaultSandboxMode,
+  type ProcessBudgets,
+  type SandboxAllowance,
+  type SandboxMode,
+} from '@toolhost/node';
 import { CliUsageError } from '../cli-error.js';
 import {
   APPROVAL_MODES,
   FS_SCOPES,
+  SANDBOX_MODES,
   type ApprovalMode,
   type CredentialSource,
   type McpServerConfig,
@@ -34,6 +41,9 @@ export interface SettingsFlags {
   readonly stateDir?: string;
   /** Absolute path of the audit log to append to (call and serve only). */
   readonly auditLog?: string;
+  readonly sandbox?: string;
+  /** Replaces `process.network.allowedDomains`; an empty list means no network. */
+  readonly sandboxAllowDomains?: readonly string[];
 }
 
 /** Everything a command runs under: the file's values with the flags on top, all paths absolute. */
@@ -50,7 +60,13 @@ export interface EffectiveSettings {
   readonly mode: ApprovalMode;
   readonly limits: ToolResultLimits;
   /** OS-enforced budgets of each spawned command; empty = none configured. */
-  readonly budgets: { readonly cpuSeconds?: number; readonly addressSpaceBytes?: number };
+  readonly budgets: ProcessBudgets;
+  /** The process sandbox of every spawned command and, unless a server says otherwise, MCP. */
+  readonly sandbox: SandboxMode;
+  /** Who chose `sandbox`: `default` is the platform's (`required` on Linux, `off` elsewhere). */
+  readonly sandboxSource: 'flag' | 'config' | 'default';
+  /** What a sandboxed command may reach beyond the workspace. */
+  readonly sandboxAllowance: SandboxAllowance;
   readonly toolConfig: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
   readonly credentials: Readonly<Record<string, CredentialSource>>;
@@ -92,17 +108,53 @@ export function resolveSettings(
       maxBytes: positive(flags.maxBytes, '--max-bytes') ?? config.limits?.maxBytes ?? 51_200,
       maxLines: positive(flags.maxLines, '--max-lines') ?? config.limits?.maxLines ?? 2_000,
     },
-    budgets: {
-      ...(config.limits?.cpuSeconds === undefined ? {} : { cpuSeconds: config.limits.cpuSeconds }),
-      ...(config.limits?.memoryBytes === undefined
-        ? {}
-        : { addressSpaceBytes: config.limits.memoryBytes }),
-    },
+    budgets: budgetsOf(config),
+    ...sandboxOf(config, flags),
     toolConfig: config.toolConfig ?? {},
     mcpServers: config.mcpServers ?? {},
     credentials: config.credentials ?? {},
     stateDir: path.resolve(flags.stateDir ?? defaultStateDir()),
     ...(flags.auditLog === undefined ? {} : { auditLog: path.resolve(flags.auditLog) }),
+  };
+}
+
+// `limits.memoryBytes` predates the tree budgets and has always meant address space.
+function budgetsOf(config: ToolhostConfig): ProcessBudgets {
+  const limits = config.limits ?? {};
+  const budgets: Record<string, number> = {};
+  for (const [name, value] of [
+    ['cpuSeconds', limits.cpuSeconds],
+    ['addressSpaceBytes', limits.memoryBytes],
+    ['openFiles', limits.openFiles],
+    ['fileSizeBytes', limits.fileSizeBytes],
+    ['memoryBytes', limits.treeMemoryBytes],
+    ['pids', limits.pids],
+  ] as const) {
+    if (value !== undefined) budgets[name] = value;
+  }
+  return budgets;
+}
+
+function sandboxOf(
+  config: ToolhostConfig,
+  flags: SettingsFlags,
+): Pick<EffectiveSettings, 'sandbox' | 'sandboxSource' | 'sandboxAllowance'> {
+  const fromFlag = pickEnum(flags.sandbox, SANDBOX_MODES, '--sandbox');
+  const fromConfig = config.process?.sandbox;
+  if (flags.sandboxAllowDomains?.some((domain) => domain.trim() === '') === true) {
+    throw new CliUsageError('--sandbox-allow-domain: expected a host name');
+  }
+  const domains = flags.sandboxAllowDomains ?? config.process?.network?.allowedDomains ?? [];
+  const { readOnlyPaths, readWritePaths } = config.process ?? {};
+  return {
+    sandbox: fromFlag ?? fromConfig ?? defaultSandboxMode(),
+    sandboxSource:
+      fromFlag !== undefined ? 'flag' : fromConfig !== undefined ? 'config' : 'default',
+    sandboxAllowance: {
+      ...(domains.length === 0 ? {} : { network: { allowedDomains: [...new Set(domains)] } }),
+      ...(readOnlyPaths === undefined ? {} : { readOnlyPaths }),
+      ...(readWritePaths === undefined ? {} : { readWritePaths }),
+    },
   };
 }
 

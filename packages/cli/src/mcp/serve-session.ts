@@ -1,6 +1,13 @@
 import type { CliIo } from '../commands/cli-io.js';
+import {
+  renderMcpReach,
+  renderSandboxMode,
+  renderSandboxOffNotice,
+} from '../commands/render-floors.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
-import { openSession } from '../session/open-session.js';
+import { describeMcpReach } from '../session/describe-mcp-reach.js';
+import { describeHostContainment } from '../session/describe-process-floors.js';
+import { openSession, type Session } from '../session/open-session.js';
 import type { ToolServerOptions } from './create-tool-server.js';
 
 /** `toolhost serve`'s inputs: the effective settings (defaults: cwd, sandboxed, ask, read-only grant). */
@@ -25,6 +32,9 @@ export async function openServeSession(
       session.mcpReport,
     )}\n`,
   );
+  if (io !== undefined) {
+    for (const line of await floorNotices(session)) io.stderr.write(`toolhost serve: ${line}\n`);
+  }
   return {
     serverOptions: {
       registry: session.registry,
@@ -41,4 +51,26 @@ export async function openServeSession(
 function summary(toolIds: readonly string[], mcpReport: unknown): string {
   const line = `toolhost serve: ${toolIds.length} tool(s): ${toolIds.join(', ') || '(none)'}`;
   return mcpReport === undefined ? line : `${line}; mcp: ${JSON.stringify(mcpReport)}`;
+}
+
+// An MCP client never sees `doctor`: a host running its tools unsandboxed, or failing every
+// command closed, is said where the operator who started it looks.
+async function floorNotices(session: Session): Promise<string[]> {
+  const { settings } = session;
+  const notices: string[] = [];
+  const off = renderSandboxOffNotice(settings);
+  if (off !== undefined) notices.push(off);
+  else {
+    const sandbox = (await describeHostContainment(session.host))?.sandbox;
+    if (sandbox !== undefined && !sandbox.available) {
+      notices.push(`process sandbox ${renderSandboxMode(sandbox, settings)}`);
+    }
+  }
+  // Only servers that were started: without an mcp_ grant none of them runs.
+  if (session.mcpReport !== undefined) {
+    for (const reach of describeMcpReach(settings)) {
+      notices.push(`mcp server ${renderMcpReach(reach)}`);
+    }
+  }
+  return notices;
 }

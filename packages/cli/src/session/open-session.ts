@@ -99,6 +99,8 @@ async function assemble(
     egress: { resolveCredential },
     process: {
       budgets: settings.budgets,
+      sandbox: settings.sandbox,
+      ...settings.sandboxAllowance,
       ...(tail === undefined ? {} : { onOutput: (output) => tail.observe(output) }),
     },
     os: {},
@@ -108,6 +110,8 @@ async function assemble(
       ? {
           mcp: {
             servers: toMcpDeclarations(settings.mcpServers),
+            // The process arm's allowance is not a server's: each entry declares its own.
+            sandbox: settings.sandbox,
             resolveCredential,
             reservedIds: BUILTIN_TOOLS.map((tool) => tool.id),
           },

@@ -19,6 +19,27 @@ describe('toMcpDeclarations', () => {
     });
   });
 
+  it("passes a stdio server's sandbox and allowance on unchanged", () => {
+    const declarations = toMcpDeclarations({
+      api: {
+        command: 'api-server',
+        sandbox: 'off',
+        network: { allowedDomains: ['api.example.com'] },
+        readOnlyPaths: ['/opt/api'],
+        readWritePaths: ['/var/cache/api'],
+      },
+    });
+
+    expect(declarations['api']).toEqual({
+      transport: 'stdio',
+      command: 'api-server',
+      sandbox: 'off',
+      network: { allowedDomains: ['api.example.com'] },
+      readOnlyPaths: ['/opt/api'],
+      readWritePaths: ['/var/cache/api'],
+    });
+  });
+
   it('maps an http server with its headers and allowLocal', () => {
     const declarations = toMcpDeclarations({
       remote: {

@@ -22,6 +22,10 @@ function toDeclaration(server: McpServerConfig): McpServerDeclaration {
       ...(server.args === undefined ? {} : { args: server.args }),
       ...(server.env === undefined ? {} : { env: toDeclaredValues(server.env) }),
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      ...(server.sandbox === undefined ? {} : { sandbox: server.sandbox }),
+      ...(server.network === undefined ? {} : { network: server.network }),
+      ...(server.readOnlyPaths === undefined ? {} : { readOnlyPaths: server.readOnlyPaths }),
+      ...(server.readWritePaths === undefined ? {} : { readWritePaths: server.readWritePaths }),
       ...common,
     };
   }
