@@ -1,6 +1,7 @@
 import {
   createSandbox,
   defaultSandboxMode,
+  standaloneSandboxContext,
   type Sandbox,
   type SandboxContext,
 } from '../process/sandbox/create-sandbox.js';
@@ -156,16 +157,8 @@ function sandboxFactory(
   checkSandboxMode(armMode, 'mcp');
   return (declaration) => {
     const root = declaration.cwd ?? process.cwd();
-    const context: SandboxContext = options.sandboxContext ?? {
-      fsScope: 'sandboxed',
-      roots: [root],
-      floor: {
-        stateDir: '/nonexistent/toolhost-state',
-        spillDir: '/nonexistent/toolhost-state/spill',
-        configFile: `${root}/toolhost.config.json`,
-      },
-      hostEnv: process.env,
-    };
+    const context: SandboxContext =
+      options.sandboxContext ?? standaloneSandboxContext(root, process.env);
     return createSandbox(declaration.sandbox ?? armMode, allowanceOf(declaration), context);
   };
 }

@@ -16,6 +16,7 @@ import { resolveCwd } from './resolve-cwd.js';
 import {
   createSandbox,
   defaultSandboxMode,
+  standaloneSandboxContext,
   type SandboxContext,
   type PreparedSandbox,
   type SandboxDescription,
@@ -130,13 +131,7 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
   const resolved = resolveProcessArmOptions(options);
   const { root, hostEnv, toolId } = resolved;
   const sandbox = createSandbox(resolved.sandboxMode, resolved.allowance, {
-    fsScope: 'sandboxed',
-    roots: [root],
-    floor: {
-      stateDir: '/nonexistent/toolhost-state',
-      spillDir: '/nonexistent/toolhost-state/spill',
-      configFile: path.join(root, 'toolhost.config.json'),
-    },
+    ...standaloneSandboxContext(root, hostEnv),
     ...options.sandboxContext,
     hostEnv,
     ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),

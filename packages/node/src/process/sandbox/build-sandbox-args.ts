@@ -48,6 +48,20 @@ export interface SandboxArgsInput {
   readonly command: readonly [string, ...string[]];
 }
 
+/**
+ * Every namespace, no way back to a user namespace, every capability dropped, a new session (no
+ * TIOCSTI into the host's terminal), and death with the host: the part every sandbox shares.
+ */
+export const ISOLATION_ARGS: readonly string[] = [
+  '--unshare-all',
+  '--unshare-user',
+  '--disable-userns',
+  '--cap-drop',
+  'ALL',
+  '--new-session',
+  '--die-with-parent',
+];
+
 /** Where the network init is shown inside the sandbox. */
 export const NETWORK_INIT_PATH = '/.toolhost/net-init';
 
@@ -57,18 +71,7 @@ export const NETWORK_INIT_PATH = '/.toolhost/net-init';
  * the writable roots, then every mask and read-only freeze inside them.
  */
 export function buildSandboxArgs(input: SandboxArgsInput): string[] {
-  const args: string[] = [
-    '--unshare-all',
-    '--unshare-user',
-    '--disable-userns',
-    '--cap-drop',
-    'ALL',
-    '--new-session',
-    '--die-with-parent',
-    '--hostname',
-    'toolhost-sandbox',
-    '--clearenv',
-  ];
+  const args: string[] = [...ISOLATION_ARGS, '--hostname', 'toolhost-sandbox', '--clearenv'];
   for (const [name, value] of Object.entries(input.env)) args.push('--setenv', name, value);
 
   if (input.tier === 'full') {

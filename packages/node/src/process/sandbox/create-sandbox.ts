@@ -95,6 +95,26 @@ export interface Sandbox {
 /** Inside the sandbox's own network namespace: nothing else listens there. */
 export const SANDBOX_PROXY_PORT = 3128;
 
+/**
+ * The context of a sandbox built without a host (a process or MCP arm on its own): `root` is the
+ * workspace, in the `sandboxed` tier, with the default config file name on the floor.
+ */
+export function standaloneSandboxContext(
+  root: string,
+  hostEnv: Readonly<Record<string, string | undefined>>,
+): SandboxContext {
+  return {
+    fsScope: 'sandboxed',
+    roots: [root],
+    floor: {
+      stateDir: '/nonexistent/toolhost-state',
+      spillDir: '/nonexistent/toolhost-state/spill',
+      configFile: path.join(root, 'toolhost.config.json'),
+    },
+    hostEnv,
+  };
+}
+
 /** `required` on Linux, where bubblewrap exists; `off` elsewhere (doctor and serve say so). */
 export function defaultSandboxMode(): SandboxMode {
   return process.platform === 'linux' ? 'required' : 'off';

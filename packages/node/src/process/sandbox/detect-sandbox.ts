@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { release, version } from 'node:os';
 import path from 'node:path';
+import { ISOLATION_ARGS } from './build-sandbox-args.js';
 import { systemView } from './system-view.js';
 import { buildSeccompFilter, seccompArchFor, type SeccompArch } from './seccomp-filter.js';
 
@@ -67,7 +68,14 @@ async function probeUncached(options: ProbeSandboxOptions): Promise<SandboxProbe
   if (cached !== undefined) return cached;
   const version = await runBwrap(bwrap, ['--version'], undefined);
   const works =
-    version.code === 0 && (await runBwrap(bwrap, probeArgs(seccompArch), seccompArch)).code === 0;
+    version.code === 0 &&
+    (
+      await runBwrap(
+        bwrap,
+        minimalSandboxArgs('/usr/bin/true', seccompArch === undefined ? undefined : 3),
+        seccompArch,
+      )
+    ).code === 0;
   const verdict: SandboxProbe = works
     ? {
         available: true,
@@ -92,39 +100,29 @@ async function findBwrap(explicit: string | undefined): Promise<string | undefin
   return undefined;
 }
 
-// The same namespaces, privilege drops and filter as a real spawn, around `true`.
-function probeArgs(seccompArch: SeccompArch | undefined): string[] {
+/**
+ * The isolation of a real spawn (namespaces, privilege drops, the system directories, fresh
+ * /proc, /dev and /tmp) around `command`, without the workspace: what the probe runs.
+ */
+export function minimalSandboxArgs(command: string, seccompFd?: number): string[] {
+  const { links, directories } = systemView();
   return [
-    '--unshare-all',
-    '--unshare-user',
-    '--disable-userns',
-    '--cap-drop',
-    'ALL',
-    '--new-session',
-    '--die-with-parent',
+    ...ISOLATION_ARGS,
     '--clearenv',
     '--ro-bind',
     '/usr',
     '/usr',
-    ...systemLinks(),
+    ...links.flatMap((link) => ['--symlink', link.target, link.path]),
+    ...directories.flatMap((directory) => ['--ro-bind', directory, directory]),
     '--proc',
     '/proc',
     '--dev',
     '/dev',
     '--tmpfs',
     '/tmp',
-    ...(seccompArch === undefined ? [] : ['--seccomp', '3']),
+    ...(seccompFd === undefined ? [] : ['--seccomp', String(seccompFd)]),
     '--',
-    '/usr/bin/true',
-  ];
-}
-
-// The same /bin, /lib* links (or directories) a real spawn shows.
-function systemLinks(): string[] {
-  const { links, directories } = systemView();
-  return [
-    ...links.flatMap((link) => ['--symlink', link.target, link.path]),
-    ...directories.flatMap((directory) => ['--ro-bind', directory, directory]),
+    command,
   ];
 }
 
