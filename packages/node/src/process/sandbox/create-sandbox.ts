@@ -1,10 +1,18 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
 import { ToolUnavailableError, type FsScopeTier } from '@toolhost/core';
 import type { FloorContext } from '../../fs/floor.js';
 import {
@@ -23,7 +31,7 @@ import { filterGitConfig } from './filter-git-config.js';
 import { ensureProtectedNames } from './protected-stubs.js';
 import { identityConfigEnv, readHostGitIdentity } from './read-host-git-identity.js';
 import { scanWorkspace, type MaskedPath, type WorkspaceScan } from './scan-workspace.js';
-import { buildSeccompFilter, SECCOMP_DENIED_SYSCALLS } from './seccomp-filter.js';
+import { buildSeccompFilter, SECCOMP_DENIED_SYSCALLS, type SeccompArch } from './seccomp-filter.js';
 import type { SandboxAllowance, SandboxEgressSeams, SandboxMode } from './sandbox-options.js';
 import { HOME_SECRETS, systemView } from './system-view.js';
 
@@ -62,9 +70,9 @@ export interface PreparedSandbox {
   readonly file: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
-  /** stdio entries from index 3 on (the seccomp program pipe, the network handoff socket). */
-  readonly extraStdio: readonly ('pipe' | number)[];
-  /** Call right after `spawn` returned: feeds the filter, starts serving the proxy. */
+  /** stdio descriptors from index 3 on (the seccomp program, the network handoff socket). */
+  readonly extraStdio: readonly number[];
+  /** Call right after `spawn` returned: closes the host's copies, starts serving the proxy. */
   started(child: ChildProcess): void;
   /** Call once the child closed: stubs, the proxy listener. Idempotent. */
   release(): void;
@@ -161,9 +169,17 @@ export function createSandbox(
       const domains = effective.network?.allowedDomains ?? [];
       const network = domains.length === 0 ? undefined : await loadNetworkHelper(request.toolId);
       const view = await buildView(context, request, effective);
-      const extraStdio: ('pipe' | number)[] = [];
-      const seccompFd =
-        probe.seccompArch === undefined ? undefined : 3 + extraStdio.push('pipe') - 1;
+      const extraStdio: number[] = [];
+      // Opened per spawn: each open is its own file offset, so bwrap reads the whole program.
+      let filterFd =
+        probe.seccompArch === undefined
+          ? undefined
+          : openSync(seccompFile(context, probe.seccompArch), 'r');
+      const seccompFd = filterFd === undefined ? undefined : 3 + extraStdio.push(filterFd) - 1;
+      const closeFilter = (): void => {
+        if (filterFd !== undefined) closeSync(filterFd);
+        filterFd = undefined;
+      };
       let pair: [number, number] | undefined;
       let networkInit;
       if (network !== undefined) {
@@ -191,6 +207,7 @@ export function createSandbox(
       const release = (): void => {
         if (released) return;
         released = true;
+        closeFilter();
         view.stubs.release();
         server?.close();
         if (pair !== undefined && network !== undefined) closeQuietly(network, pair);
@@ -201,12 +218,9 @@ export function createSandbox(
         // bwrap itself gets the same minimal env: its /proc/1/environ is readable inside.
         env,
         extraStdio,
-        started(child) {
-          if (seccompFd !== undefined && probe.seccompArch !== undefined) {
-            const pipe = child.stdio[seccompFd] as Writable | null | undefined;
-            pipe?.on('error', () => undefined);
-            pipe?.end(buildSeccompFilter(probe.seccompArch));
-          }
+        started() {
+          // The child holds its own copy from the moment `spawn` returned.
+          closeFilter();
           if (network === undefined || pair === undefined) return;
           const [hostEnd, childEnd] = pair;
           network.closeFd(childEnd);
@@ -345,6 +359,13 @@ async function buildView(
     // Only where the env already carries git's command-line config (the process arm's children):
     // HOME is empty inside, so git_commit needs the host user's identity passed explicitly.
     const configCount = request.env['GIT_CONFIG_COUNT'];
+    const readOnlyPaths = (allowance.readOnlyPaths ?? []).filter(exists);
+    const prefixes = executablePrefixes({
+      file: request.file,
+      searchPath: request.env['PATH'] ?? '',
+      home,
+      roots: context.roots,
+    });
     const identityEnv =
       configCount === undefined
         ? { entries: {}, count: 0 }
@@ -355,16 +376,11 @@ async function buildView(
       args: {
         tier: context.fsScope,
         writableRoots,
-        readOnlyPaths: (allowance.readOnlyPaths ?? []).filter(exists),
+        readOnlyPaths,
         readWritePaths,
-        executablePrefixes: executablePrefixes({
-          file: request.file,
-          searchPath: request.env['PATH'] ?? '',
-          home,
-          roots: context.roots,
-        }),
+        executablePrefixes: prefixes,
         home,
-        homeSecrets: home === undefined ? [] : existingSecrets(home),
+        homeSecrets: homeSecretsShown(context.fsScope, home, [...prefixes, ...readOnlyPaths]),
         system: systemView(),
         scans: [...scans, { masked: [], readOnly: extraReadOnly, gitDirs: [] }],
         repositories,
@@ -415,6 +431,49 @@ export function proxyEnv(url: string): Record<string, string> {
 }
 
 let privateDir: string | undefined;
+const madeDirectories = new Set<string>();
+const seccompFiles = new Map<string, string>();
+
+// The compiled program, written once per arch and content: bwrap reads it from a descriptor.
+function seccompFile(context: SandboxContext, arch: SeccompArch): string {
+  const directory = sandboxDir(context, 'seccomp');
+  const key = `${directory}\0${arch}`;
+  let file = seccompFiles.get(key);
+  if (file === undefined) {
+    const program = buildSeccompFilter(arch);
+    const digest = createHash('sha256').update(program).digest('hex').slice(0, 16);
+    file = path.join(directory, `${arch}-${digest}.bpf`);
+    if (!exists(file)) writeAtomically(file, program, 0o444);
+    seccompFiles.set(key, file);
+  }
+  return file;
+}
+
+function writeAtomically(file: string, content: string | Uint8Array, mode: number): void {
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  writeFileSync(temporary, content, { mode });
+  renameSync(temporary, file);
+}
+
+// Without a state dir: one directory per user under the system temp dir, trusted only if it is
+// ours and private (another user could have made it first), else a fresh one.
+function privateBase(): string {
+  if (privateDir !== undefined) return privateDir;
+  const shared = path.join(tmpdir(), `toolhost-sandbox-${process.getuid?.() ?? 'user'}`);
+  try {
+    mkdirSync(shared, { mode: 0o700 });
+  } catch {
+    // Exists already: checked below.
+  }
+  try {
+    const info = lstatSync(shared);
+    const ours = info.isDirectory() && info.uid === process.getuid?.() && (info.mode & 0o077) === 0;
+    privateDir = ours ? shared : mkdtempSync(path.join(tmpdir(), 'toolhost-sandbox-'));
+  } catch {
+    privateDir = mkdtempSync(path.join(tmpdir(), 'toolhost-sandbox-'));
+  }
+  return privateDir;
+}
 
 // Content-addressed, so concurrent spawns and repeated calls share one file per distinct config.
 async function filteredConfigFile(context: SandboxContext, configFile: string): Promise<string> {
@@ -428,21 +487,18 @@ async function filteredConfigFile(context: SandboxContext, configFile: string): 
   }
   const directory = sandboxDir(context, 'git');
   const file = path.join(directory, `${createHash('sha256').update(text).digest('hex')}.config`);
-  if (!exists(file)) {
-    const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-    writeFileSync(temporary, text, { mode: 0o644 });
-    renameSync(temporary, file);
-  }
+  if (!exists(file)) writeAtomically(file, text, 0o644);
   return file;
 }
 
 function sandboxDir(context: SandboxContext, name: string): string {
   const base =
-    context.stateDir === undefined
-      ? (privateDir ??= mkdtempSync(path.join(tmpdir(), 'toolhost-sandbox-')))
-      : path.join(context.stateDir, 'sandbox');
+    context.stateDir === undefined ? privateBase() : path.join(context.stateDir, 'sandbox');
   const directory = path.join(base, name);
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  if (!madeDirectories.has(directory)) {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    madeDirectories.add(directory);
+  }
   return directory;
 }
 
@@ -463,6 +519,18 @@ function worktreeConfigs(gitDir: string): string[] {
     // No linked worktrees.
   }
   return found;
+}
+
+// Only where part of the home is shown (the full tier, a prefix or a declared path under it):
+// otherwise the home is an empty tmpfs and there is nothing to look up.
+function homeSecretsShown(
+  tier: FsScopeTier,
+  home: string | undefined,
+  shown: readonly string[],
+): MaskedPath[] {
+  if (home === undefined) return [];
+  const partlyShown = shown.some((visible) => visible === home || visible.startsWith(`${home}/`));
+  return tier === 'full' || partlyShown ? existingSecrets(home) : [];
 }
 
 function existingSecrets(home: string): MaskedPath[] {
