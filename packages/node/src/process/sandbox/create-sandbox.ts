@@ -384,7 +384,15 @@ async function buildView(
         system: systemView(),
         scans: [...scans, { masked: [], readOnly: extraReadOnly, gitDirs: [] }],
         repositories,
-        hidden: [context.floor.stateDir].filter(exists),
+        // The state dir is hidden where it would show: under a root the scan masks it already,
+        // and under an empty HOME it is not there at all.
+        hidden:
+          context.fsScope === 'full' ||
+          [...prefixes, ...readOnlyPaths].some((visible) =>
+            isWithinPath(context.floor.stateDir, visible),
+          )
+            ? [context.floor.stateDir].filter(exists)
+            : [],
         emptyFile: emptyFile(context),
       },
     };
@@ -558,6 +566,10 @@ function describeFilesystem(context: SandboxContext, allowance: SandboxAllowance
   }
   const roots = context.fsScope === 'project' ? 'workspace + extra roots' : 'workspace';
   return `allowlist: /usr /etc (secrets masked), executable prefixes, ${roots} read-write (floors applied), empty HOME, private /tmp${extras}`;
+}
+
+function isWithinPath(target: string, base: string): boolean {
+  return target === base || target.startsWith(`${base}/`);
 }
 
 function exists(target: string): boolean {

@@ -60,12 +60,15 @@ function findEtcSecrets(): { path: string; kind: 'file' | 'directory' }[] {
       const full = path.join(directory, entry.name);
       if (!entry.isFile() && !entry.isDirectory()) continue;
       let mode: number;
+      let size: number;
       try {
-        mode = lstatSync(full).mode;
+        ({ mode, size } = lstatSync(full));
       } catch {
         continue;
       }
       const kind = entry.isDirectory() ? 'directory' : 'file';
+      // An empty file (a lock like .pwd.lock) holds nothing to hide; each mount costs bwrap time.
+      if (kind === 'file' && size === 0) continue;
       // A directory others may not enter or list hides what is in it.
       const hidden = kind === 'directory' ? (mode & 0o005) !== 0o005 : (mode & 0o004) === 0;
       if (hidden) masks.push({ path: full, kind });
