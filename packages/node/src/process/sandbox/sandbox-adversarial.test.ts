@@ -251,6 +251,30 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
     expect(existsSync(path.join(root, 'ran'))).toBe(false);
   });
 
+  it('runs with no capabilities, no_new_privs and a seccomp filter', async () => {
+    const result = await run("grep -E '^(CapEff|CapBnd|NoNewPrivs|Seccomp):' /proc/self/status");
+    expect(result.stdout).toMatch(/CapEff:\s+0000000000000000/);
+    expect(result.stdout).toMatch(/CapBnd:\s+0000000000000000/);
+    expect(result.stdout).toMatch(/NoNewPrivs:\s+1/);
+    expect(result.stdout).toMatch(/Seccomp:\s+2/);
+  });
+
+  it('enforces the open-files and file-size budgets inside', async () => {
+    const arm = createProcessArm({
+      root,
+      sandbox: 'required',
+      budgets: { openFiles: 64, fileSizeBytes: 4096 },
+    });
+    const result = await arm.spawn(
+      '/bin/sh',
+      ['-c', 'ulimit -n; head -c 8192 /dev/zero > big.bin; wc -c < big.bin; rm -f big.bin'],
+      {},
+      {},
+    );
+    expect(result.stdout.split('\n').slice(0, 2)).toEqual(['64', '4096']);
+    expect(await arm.describeContainment()).toMatchObject({ budgets: 'prlimit' });
+  });
+
   it('maps a signal death back from bwrap', async () => {
     const result = await run('kill -TERM $$');
     expect(result).toMatchObject({ exitCode: null, signal: 'SIGTERM' });
