@@ -109,7 +109,10 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
   });
 
   it('cannot read a file outside the root by absolute path', async () => {
-    const result = await run(`cat ${outside}/secret.txt; ls ${base}`);
+    const result = await run(
+      `cat ${outside}/secret.txt; ls ${base}; test -d /var && echo HOST_VAR`,
+    );
+    expect(result.stdout).not.toContain('HOST_VAR');
     expect(result.stdout).not.toContain('outside secret');
     expect(result.stdout).not.toContain('outside');
   });
@@ -291,6 +294,66 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
 
   it('keeps masked and protected files intact on the host', async () => {
     expect((await stat(path.join(root, '.env'))).size).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('the full tier', () => {
+  let base = '';
+  let root = '';
+  let home = '';
+  let handle: NodeToolHostHandle;
+
+  beforeAll(async () => {
+    base = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-sbx-full-')));
+    root = path.join(base, 'ws');
+    home = path.join(base, 'home');
+    await mkdir(root);
+    await mkdir(path.join(home, '.aws'), { recursive: true });
+    await writeFile(path.join(home, '.aws', 'credentials'), 'aws-home-secret');
+    await writeFile(path.join(home, '.netrc'), 'machine x password netrc-secret');
+    await writeFile(path.join(home, 'notes.txt'), 'ordinary notes');
+    handle = await createNodeToolHost({
+      root,
+      fsScope: 'full',
+      stateDir: path.join(base, 'state'),
+      // The private /tmp covers this test's home (it lives under /tmp): shown again as a declared
+      // path, like a real home under the read-only host.
+      process: {
+        sandbox: 'required',
+        hostEnv: { ...process.env, HOME: home },
+        readOnlyPaths: [home],
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('shows the host read-only, the workspace read-write, and the home credential stores masked', async () => {
+    const result = await handle.host.process!.spawn(
+      '/bin/sh',
+      [
+        '-c',
+        [
+          `cat ${home}/notes.txt`,
+          'test -d /var/lib && echo HOST_VAR_VISIBLE',
+          `cat ${home}/.aws/credentials ${home}/.netrc /etc/shadow`,
+          `echo x > ${home}/planted`,
+          `echo y > ${root}/made.txt`,
+          `ls ${base}/state`,
+        ].join('; '),
+      ],
+      {},
+      {},
+    );
+
+    expect(result.stdout).toContain('ordinary notes');
+    expect(result.stdout).toContain('HOST_VAR_VISIBLE');
+    expect(result.stdout).not.toMatch(/aws-home-secret|netrc-secret|root:/);
+    expect(existsSync(path.join(home, 'planted'))).toBe(false);
+    expect(await readFile(path.join(root, 'made.txt'), 'utf8')).toBe('y\n');
   });
 });
 
