@@ -69,24 +69,20 @@ describe('buildSandboxArgs', () => {
     expect(root).toBeLessThan(bashrc);
     expect(gitDir).toBeLessThan(hooks);
     expect(gitDir).toBeLessThan(config);
-    // The shadow file reads as empty; the state directory is a read-only empty tmpfs.
+    // The shadow file reads as empty; the state directory is an empty tmpfs.
     expect(indexOf(args, '--ro-bind', '/s/masks/empty', '/etc/shadow')).toBeGreaterThan(0);
-    expect(indexOf(args, '--tmpfs', '/s', '--remount-ro', '/s')).toBeGreaterThan(root);
+    expect(indexOf(args, '--tmpfs', '/s')).toBeGreaterThan(root);
   });
 
   it('masks a home credential store only where part of the home is shown', () => {
     const hidden = buildSandboxArgs(input);
     expect(indexOf(hidden, '--tmpfs', '/home/u/.ssh')).toBe(-1);
     const shown = buildSandboxArgs({ ...input, readOnlyPaths: ['/home/u'] });
-    expect(
-      indexOf(shown, '--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh'),
-    ).toBeGreaterThan(0);
+    expect(indexOf(shown, '--tmpfs', '/home/u/.ssh')).toBeGreaterThan(0);
     const full = buildSandboxArgs({ ...input, tier: 'full' });
     expect(indexOf(full, '--ro-bind', '/', '/')).toBeGreaterThan(0);
     expect(indexOf(full, '--tmpfs', '/home/u')).toBe(-1);
-    expect(
-      indexOf(full, '--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh'),
-    ).toBeGreaterThan(0);
+    expect(indexOf(full, '--tmpfs', '/home/u/.ssh')).toBeGreaterThan(0);
     expect(indexOf(full, '--tmpfs', '/run')).toBeGreaterThan(0);
   });
 

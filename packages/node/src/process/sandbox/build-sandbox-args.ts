@@ -118,7 +118,7 @@ export function buildSandboxArgs(input: SandboxArgsInput): string[] {
     for (const frozen of repository.frozen) args.push('--ro-bind', frozen, frozen);
     args.push('--ro-bind', repository.filteredConfig, `${repository.gitDir}/config`);
   }
-  for (const hidden of input.hidden) args.push('--tmpfs', hidden, '--remount-ro', hidden);
+  for (const hidden of input.hidden) args.push('--tmpfs', hidden);
 
   if (input.seccompFd !== undefined) args.push('--seccomp', String(input.seccompFd));
   if (input.networkInit !== undefined) {
@@ -144,7 +144,9 @@ function pushMask(
   kind: 'file' | 'directory',
 ): void {
   if (kind === 'file') args.push('--ro-bind', emptyFile, target);
-  else args.push('--tmpfs', target, '--remount-ro', target);
+  // An empty tmpfs hides the directory; what a program writes there is in memory and gone with
+  // the sandbox, so it needs no read-only remount (bwrap re-reads mountinfo for each one).
+  else args.push('--tmpfs', target);
 }
 
 function isWithin(target: string, base: string): boolean {

@@ -141,8 +141,15 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
   });
 
   it('masks read-floor names inside the workspace', async () => {
-    const result = await run('cat .env deploy/.aws/credentials deploy/.npmrc; ls -A deploy/.aws');
+    const result = await run(
+      'cat .env deploy/.aws/credentials deploy/.npmrc; ls -A deploy/.aws; echo planted > deploy/.aws/config',
+    );
     expect(result.stdout).not.toMatch(/workspace-secret|aws-secret|npm-secret|credentials/);
+    // A masked directory is an empty tmpfs: what is written there is gone with the sandbox.
+    expect(existsSync(path.join(root, 'deploy', '.aws', 'config'))).toBe(false);
+    expect(await readFile(path.join(root, 'deploy', '.aws', 'credentials'), 'utf8')).toBe(
+      'aws-secret',
+    );
   });
 
   it('shows git a filtered config: no credential in a remote URL', async () => {
