@@ -157,20 +157,36 @@ function listDirectory(directory: string): readonly ListedEntry[] | undefined {
   } catch {
     return undefined;
   }
-  const entries = dirents.map((dirent): ListedEntry => ({
-    name: dirent.name,
-    folded: foldSegment(dirent.name),
-    kind: dirent.isDirectory()
-      ? 'directory'
-      : dirent.isFile()
-        ? 'file'
-        : dirent.isSymbolicLink()
-          ? 'symlink'
-          : 'other',
-  }));
+  // A directory that changed and changed back (a temp file made and removed, the run's own stub)
+  // keeps its entries object, so the verdict on its names is reused rather than re-folded.
+  const entries =
+    cached !== undefined && sameNames(cached.entries, dirents)
+      ? cached.entries
+      : dirents.map((dirent): ListedEntry => ({
+          name: dirent.name,
+          folded: foldSegment(dirent.name),
+          kind: kindOf(dirent),
+        }));
   if (listings.size >= MAX_CACHED_DIRECTORIES) listings.clear();
   listings.set(directory, { mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs, scannedAtNs, entries });
   return entries;
+}
+
+function kindOf(dirent: Dirent): ListedEntry['kind'] {
+  if (dirent.isDirectory()) return 'directory';
+  if (dirent.isFile()) return 'file';
+  return dirent.isSymbolicLink() ? 'symlink' : 'other';
+}
+
+function sameNames(entries: readonly ListedEntry[], dirents: readonly Dirent[]): boolean {
+  if (entries.length !== dirents.length) return false;
+  for (let index = 0; index < dirents.length; index += 1) {
+    const entry = entries[index];
+    const dirent = dirents[index];
+    if (entry === undefined || dirent === undefined) return false;
+    if (entry.name !== dirent.name || entry.kind !== kindOf(dirent)) return false;
+  }
+  return true;
 }
 
 function foldSegments(target: string): string[] {
