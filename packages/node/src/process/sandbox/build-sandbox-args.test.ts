@@ -15,7 +15,14 @@ const input: SandboxArgsInput = {
     etcMasks: [{ path: '/etc/shadow', kind: 'file' }],
   },
   scans: [
-    { masked: [{ path: '/w/app/.env', kind: 'file' }], readOnly: ['/w/app/.bashrc'], gitDirs: [] },
+    {
+      masked: [
+        { path: '/w/app/.env', kind: 'file' },
+        { path: '/w/app/.git/credentials', kind: 'file' },
+      ],
+      readOnly: ['/w/app/.bashrc'],
+      gitDirs: [],
+    },
   ],
   repositories: [
     { gitDir: '/w/app/.git', filteredConfig: '/s/git/abc.config', frozen: ['/w/app/.git/hooks'] },
@@ -69,6 +76,10 @@ describe('buildSandboxArgs', () => {
     expect(root).toBeLessThan(bashrc);
     expect(gitDir).toBeLessThan(hooks);
     expect(gitDir).toBeLessThan(config);
+    // A git dir's self-bind would uncover an earlier mask inside it: masks come after.
+    expect(gitDir).toBeLessThan(
+      indexOf(args, '--ro-bind', '/s/masks/empty', '/w/app/.git/credentials'),
+    );
     // The shadow file reads as empty; the state directory is an empty tmpfs.
     expect(indexOf(args, '--ro-bind', '/s/masks/empty', '/etc/shadow')).toBeGreaterThan(0);
     expect(indexOf(args, '--tmpfs', '/s')).toBeGreaterThan(root);

@@ -68,7 +68,7 @@ export const NETWORK_INIT_PATH = '/.toolhost/net-init';
 /**
  * The bwrap argument vector. Order is meaning: bwrap applies mounts in sequence and a later one
  * covers an earlier one, so the view is built from wide to narrow — system, home tmpfs, prefixes,
- * the writable roots, then every mask and read-only freeze inside them.
+ * the writable roots, the repositories, then every mask and read-only freeze inside them.
  */
 export function buildSandboxArgs(input: SandboxArgsInput): string[] {
   const args: string[] = [...ISOLATION_ARGS, '--hostname', 'toolhost-sandbox', '--clearenv'];
@@ -107,16 +107,18 @@ export function buildSandboxArgs(input: SandboxArgsInput): string[] {
   for (const root of input.writableRoots) args.push('--bind', root, root);
   for (const extra of input.readWritePaths) args.push('--bind', extra, extra);
 
-  for (const scan of input.scans) {
-    for (const file of scan.readOnly) args.push('--ro-bind', file, file);
-    for (const mask of scan.masked) pushMask(args, input.emptyFile, mask.path, mask.kind);
-  }
   for (const repository of input.repositories) {
     // Bound onto itself, the git dir is a mount point: it cannot be renamed away and replaced by
     // one with a hostile config or hooks for the host's next git.
     args.push('--bind', repository.gitDir, repository.gitDir);
     for (const frozen of repository.frozen) args.push('--ro-bind', frozen, frozen);
     args.push('--ro-bind', repository.filteredConfig, `${repository.gitDir}/config`);
+  }
+  // After the git dirs: a self-bind brings the host's directory back over any earlier mount inside
+  // it, so the masks (`.git/credentials`, a git dir a pointer placed in a secret store) go last.
+  for (const scan of input.scans) {
+    for (const file of scan.readOnly) args.push('--ro-bind', file, file);
+    for (const mask of scan.masked) pushMask(args, input.emptyFile, mask.path, mask.kind);
   }
   for (const hidden of input.hidden) args.push('--tmpfs', hidden);
 

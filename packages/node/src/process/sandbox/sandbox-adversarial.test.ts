@@ -152,8 +152,13 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
     );
   });
 
-  it('shows git a filtered config: no credential in a remote URL', async () => {
-    const result = await run('cat .git/config; git remote get-url origin');
+  it('shows git a filtered config: no credential in a remote URL or in .git/credentials', async () => {
+    await writeFile(
+      path.join(root, '.git', 'credentials'),
+      'https://u:git-cred-secret@example.test',
+    );
+    const result = await run('cat .git/config .git/credentials; git remote get-url origin');
+    expect(result.stdout).not.toContain('git-cred-secret');
     expect(result.stdout).not.toContain('tok-123');
     expect(result.stdout).toContain('https://example.test/r.git');
   });
