@@ -85,7 +85,6 @@ export function buildSandboxArgs(input: SandboxArgsInput): string[] {
   // Fresh kernel views and no host sockets: nothing under /run, /sys or the host's /tmp.
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   if (input.tier === 'full') args.push('--tmpfs', '/run', '--tmpfs', '/var/tmp', '--tmpfs', '/sys');
-  for (const mask of input.system.etcMasks) pushMask(args, input.emptyFile, mask.path, mask.kind);
 
   const home = input.home;
   const homeInsideRoot =
@@ -94,16 +93,6 @@ export function buildSandboxArgs(input: SandboxArgsInput): string[] {
   if (home !== undefined && !homeInsideRoot && input.tier !== 'full') args.push('--tmpfs', home);
   for (const prefix of input.executablePrefixes) args.push('--ro-bind', prefix, prefix);
   for (const extra of input.readOnlyPaths) args.push('--ro-bind', extra, extra);
-  // Wherever part of the home is shown (a prefix, an extra path, the full tier), its credential
-  // stores stay hidden.
-  const shown =
-    input.tier === 'full' ? ['/'] : [...input.executablePrefixes, ...input.readOnlyPaths];
-  for (const secret of input.homeSecrets) {
-    if (shown.some((visible) => isWithin(secret.path, visible))) {
-      pushMask(args, input.emptyFile, secret.path, secret.kind);
-    }
-  }
-
   for (const root of input.writableRoots) args.push('--bind', root, root);
   for (const extra of input.readWritePaths) args.push('--bind', extra, extra);
 
@@ -119,6 +108,19 @@ export function buildSandboxArgs(input: SandboxArgsInput): string[] {
   for (const scan of input.scans) {
     for (const file of scan.readOnly) args.push('--ro-bind', file, file);
     for (const mask of scan.masked) pushMask(args, input.emptyFile, mask.path, mask.kind);
+  }
+  // Every system mask last too: a declared path over /etc or the home must not uncover one.
+  for (const mask of input.system.etcMasks) pushMask(args, input.emptyFile, mask.path, mask.kind);
+  // Wherever part of the home is shown (a prefix, an extra path, the full tier), its credential
+  // stores stay hidden.
+  const shown =
+    input.tier === 'full'
+      ? ['/']
+      : [...input.executablePrefixes, ...input.readOnlyPaths, ...input.readWritePaths];
+  for (const secret of input.homeSecrets) {
+    if (shown.some((visible) => isWithin(secret.path, visible))) {
+      pushMask(args, input.emptyFile, secret.path, secret.kind);
+    }
   }
   for (const hidden of input.hidden) args.push('--tmpfs', hidden);
 

@@ -380,9 +380,17 @@ async function buildView(
         readWritePaths,
         executablePrefixes: prefixes,
         home,
-        homeSecrets: homeSecretsShown(context.fsScope, home, [...prefixes, ...readOnlyPaths]),
+        homeSecrets: homeSecretsShown(context.fsScope, home, [
+          ...prefixes,
+          ...readOnlyPaths,
+          ...readWritePaths,
+        ]),
         system: systemView(),
-        scans: [...scans, { masked: [], readOnly: extraReadOnly, gitDirs: [] }],
+        scans: [
+          ...scans,
+          ...readOnlyPaths.map((extra) => readOnlyScan(extra, context.floor)),
+          { masked: [], readOnly: extraReadOnly, gitDirs: [] },
+        ],
         repositories,
         // The state dir is hidden where it would show: under a root the scan masks it already,
         // and under an empty HOME it is not there at all.
@@ -527,6 +535,17 @@ function worktreeConfigs(gitDir: string): string[] {
     // No linked worktrees.
   }
   return found;
+}
+
+// A declared read-only path is judged by the read floor too: its secrets are masked, and a
+// repository in it shows no config (it is not filtered: nothing there is git's to write).
+function readOnlyScan(extra: string, floor: FloorContext): WorkspaceScan {
+  const scan = scanWorkspace(extra, floor);
+  const configs = scan.gitDirs
+    .map((gitDir) => path.join(gitDir, 'config'))
+    .filter(exists)
+    .map((config): MaskedPath => ({ path: config, kind: 'file' }));
+  return { masked: [...scan.masked, ...configs], readOnly: [], gitDirs: [] };
 }
 
 // Only where part of the home is shown (the full tier, a prefix or a declared path under it):

@@ -309,6 +309,50 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
   });
 });
 
+describe.skipIf(process.platform !== 'linux')('declared extra paths', () => {
+  let base = '';
+  let root = '';
+  let data = '';
+  beforeAll(async () => {
+    base = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-sbx-extra-')));
+    root = path.join(base, 'ws');
+    data = path.join(base, 'data');
+    await mkdir(root);
+    await mkdir(data);
+    await writeFile(path.join(data, 'table.csv'), 'a,b');
+    await writeFile(path.join(data, '.env'), 'DATA_SECRET=1');
+    execFileSync('git', ['init', '-q', path.join(data, 'repo')]);
+    execFileSync('git', [
+      '-C',
+      path.join(data, 'repo'),
+      'config',
+      'remote.o.url',
+      'https://u:data-token@x.test/r',
+    ]);
+  });
+  afterAll(() => rm(base, { recursive: true, force: true }));
+
+  it('cannot uncover a mask: /etc, the home or a repository config declared read-only', async () => {
+    const arm = createProcessArm({ root, sandbox: 'required', readOnlyPaths: ['/etc', data] });
+    const result = await arm.spawn(
+      '/bin/sh',
+      ['-c', `cat /etc/shadow ${data}/table.csv ${data}/.env ${data}/repo/.git/config`],
+      {},
+      {},
+    );
+    expect(result.stdout).toContain('a,b');
+    expect(result.stdout).not.toMatch(/root:|DATA_SECRET|data-token/);
+  });
+
+  it("refuses a declared path over the sandbox's own /proc, /sys or /dev", () => {
+    for (const view of ['/proc', '/proc/1', '/sys', '/dev']) {
+      expect(() => createProcessArm({ root, sandbox: 'required', readOnlyPaths: [view] })).toThrow(
+        TypeError,
+      );
+    }
+  });
+});
+
 describe.skipIf(process.platform !== 'linux')('the full tier', () => {
   let base = '';
   let root = '';

@@ -30,6 +30,7 @@ export interface SandboxEgressSeams {
 }
 
 const MODES: readonly SandboxMode[] = ['required', 'off'];
+const KERNEL_VIEWS = ['/proc', '/sys', '/dev'];
 
 /** Checks an allowance at creation: absolute paths, string domains; throws a TypeError. */
 export function checkSandboxAllowance(allowance: SandboxAllowance, label: string): void {
@@ -43,6 +44,15 @@ export function checkSandboxAllowance(allowance: SandboxAllowance, label: string
   }
   if (paths.some((entry) => entry === '/' || entry.split('/').includes('..'))) {
     throw new TypeError(`toolhost: ${label} sandbox paths may not be / or contain ..`);
+  }
+  // The sandbox's own kernel views: the host's /proc would show every host process's
+  // environment, its /dev and /sys the machine.
+  if (
+    paths.some((entry) =>
+      KERNEL_VIEWS.some((view) => entry === view || entry.startsWith(`${view}/`)),
+    )
+  ) {
+    throw new TypeError(`toolhost: ${label} sandbox paths may not be under /proc, /sys or /dev`);
   }
   const domains = allowance.network?.allowedDomains;
   if (
