@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GIT_NO_REPO_PROGRAMS } from './git-no-repo-programs.js';
 import type { ToolDispatchContext } from '../dispatch-context.js';
 import { classifyToolError, ToolPolicyError } from '../errors.js';
 import { createToolRegistry } from '../registry.js';
@@ -135,8 +136,8 @@ describe('BUILTIN_TOOLS in createToolRegistry', () => {
     );
 
     expect(onlyCall(calls, 'process.spawn')[1]).toEqual([
-      '-c',
-      'core.fsmonitor=false',
+      ...GIT_NO_REPO_PROGRAMS,
+      '--no-optional-locks',
       'diff',
       '--no-ext-diff',
       '--no-textconv',

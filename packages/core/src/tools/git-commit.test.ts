@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { approvalActionClass } from '../loop/approval-action-class.js';
 import { ToolPolicyError } from '../errors.js';
 import { gitCommitTool } from './git-commit.js';
+import { GIT_NO_REPO_PROGRAMS } from './git-no-repo-programs.js';
 import { CANARY, expectArgsRejected } from './test-support/expect-args.js';
 import { EMPTY_HOST, onlyCall, stubHost, testContext } from './test-support/stub-host.js';
 
@@ -50,7 +51,17 @@ describe('git_commit', () => {
 
     expect(onlyCall(calls, 'process.spawn')).toEqual([
       'git',
-      ['commit', '-m', '-m trick', '--', 'a.ts', 'b.ts'],
+      [
+        ...GIT_NO_REPO_PROGRAMS,
+        'commit',
+        '--no-verify',
+        '--no-gpg-sign',
+        '-m',
+        '-m trick',
+        '--',
+        'a.ts',
+        'b.ts',
+      ],
       {},
       {},
       signal,
@@ -63,7 +74,15 @@ describe('git_commit', () => {
 
     await gitCommitTool.dispatch({ message: 'm' }, host, testContext({ gateApproved: true }));
 
-    expect(onlyCall(calls, 'process.spawn')[1]).toEqual(['commit', '-m', 'm', '--']);
+    expect(onlyCall(calls, 'process.spawn')[1]).toEqual([
+      ...GIT_NO_REPO_PROGRAMS,
+      'commit',
+      '--no-verify',
+      '--no-gpg-sign',
+      '-m',
+      'm',
+      '--',
+    ]);
   });
 
   it('returns the process outcome', async () => {

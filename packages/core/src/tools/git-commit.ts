@@ -5,6 +5,7 @@ import { requireArm } from '../dispatch/require-arm.js';
 import { ToolPolicyError } from '../errors.js';
 import { MAX_ARGUMENTS, MAX_PATH_LENGTH, MAX_TEXT_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
+import { GIT_NO_REPO_PROGRAMS } from './git-no-repo-programs.js';
 import { toProcessOutcome } from './process-outcome.js';
 
 const ID = 'git_commit';
@@ -37,7 +38,17 @@ export const gitCommitTool = markCommandPinned(
       if (!ctx.gateApproved) throw new ToolPolicyError(ID, 'gate_required');
       const processArm = requireArm(ID, host.process, 'process');
       // `--` makes every file a pathspec, so no file name can become an option.
-      const argv = ['commit', '-m', args.message, '--', ...(args.files ?? [])];
+      // `--no-verify` and `--no-gpg-sign` say it twice: hooks and signing are the repository's.
+      const argv = [
+        ...GIT_NO_REPO_PROGRAMS,
+        'commit',
+        '--no-verify',
+        '--no-gpg-sign',
+        '-m',
+        args.message,
+        '--',
+        ...(args.files ?? []),
+      ];
       const result = await processArm.spawn(
         'git',
         argv,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { approvalActionClass } from '../loop/approval-action-class.js';
+import { GIT_NO_REPO_PROGRAMS } from './git-no-repo-programs.js';
 import { gitStatusTool } from './git-status.js';
 import { expectArgsRejected } from './test-support/expect-args.js';
 import {
@@ -56,7 +57,15 @@ describe('git_status', () => {
 
     expect(onlyCall(calls, 'process.spawn')).toEqual([
       'git',
-      ['-c', 'core.fsmonitor=false', 'log', '--no-ext-diff', '--no-textconv', '-n', '5'],
+      [
+        ...GIT_NO_REPO_PROGRAMS,
+        '--no-optional-locks',
+        'log',
+        '--no-ext-diff',
+        '--no-textconv',
+        '-n',
+        '5',
+      ],
       {},
       {},
       signal,

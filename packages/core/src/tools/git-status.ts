@@ -4,13 +4,13 @@ import { markCommandPinned } from '../policy/pinned-process-tools.js';
 import { requireArm } from '../dispatch/require-arm.js';
 import { MAX_ARGUMENTS, MAX_COMMAND_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
+import { GIT_NO_REPO_PROGRAMS } from './git-no-repo-programs.js';
 import { toProcessOutcome } from './process-outcome.js';
 
 const ID = 'git_status';
 
-// A repository's own config is not the author's: `core.fsmonitor` runs a program on `status`,
-// and `diff.external` / textconv drivers run programs on `log -p` and `diff`.
-const READ_ONLY_GUARDS = ['-c', 'core.fsmonitor=false'] as const;
+// A repository's own config is not the author's (see GIT_NO_REPO_PROGRAMS), and `diff.external`
+// / textconv drivers run programs on `log -p` and `diff`.
 const DIFF_GUARDS = {
   status: [],
   log: ['--no-ext-diff', '--no-textconv'],
@@ -40,7 +40,14 @@ export const gitStatusTool = markCommandPinned(
       const processArm = requireArm(ID, host.process, 'process');
       const result = await processArm.spawn(
         'git',
-        [...READ_ONLY_GUARDS, args.command, ...DIFF_GUARDS[args.command], ...(args.args ?? [])],
+        [
+          ...GIT_NO_REPO_PROGRAMS,
+          // Read-only: a status that refreshes the stat cache would otherwise rewrite the index.
+          '--no-optional-locks',
+          args.command,
+          ...DIFF_GUARDS[args.command],
+          ...(args.args ?? []),
+        ],
         {},
         dropUndefined({ hostCallOptions: ctx.hostCallOptions }),
         ctx.signal,
