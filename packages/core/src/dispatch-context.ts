@@ -23,7 +23,16 @@ export interface ToolPolicy {
   readonly allowedCommandGlobs?: readonly string[];
   /** Exact hosts for `http` egress (normalised: lowercase, no trailing dot, punycode). */
   readonly allowedDomains?: readonly string[];
+  /**
+   * Whether the host runs every spawned process in its OS sandbox. The engine cannot see the
+   * host, so the host says it; absent is unknown and judged as `off` (the stricter floor):
+   * without a sandbox, extracting and patching tools are never glob-allowable.
+   */
+  readonly processSandbox?: ProcessSandboxSignal;
 }
+
+/** `required`: every spawned process is sandboxed or refused; `off`: none is. */
+export type ProcessSandboxSignal = 'required' | 'off';
 
 /** Result-bounding ceilings for the model-facing copy. */
 export interface ToolResultLimits {

@@ -40,7 +40,7 @@ function isCommandAllowed(target: PolicyTarget | undefined, policy: ToolPolicy):
   const globs = policy.allowedCommandGlobs;
   if (globs === undefined || !globs.some((glob) => matchCommandGlob(glob, command))) return false;
   // A glob re-opens option smuggling (`git log *` ⊇ `git log --output=x`): the trap floor closes it.
-  return findArgumentTrap(target?.argv ?? command.split(' ')) === undefined;
+  return findArgumentTrap(target?.argv ?? command.split(' '), policy) === undefined;
 }
 
 function checkHttpTarget(tool: AnyToolDef, url: string | undefined, policy: ToolPolicy): void {

@@ -201,7 +201,7 @@ describe('findArgumentTrap near-misses', () => {
     ['rg after --', ['rg', '--', '--pre=sh']],
     ['tar create old-style', ['tar', 'czf', 'out.tgz', 'src']],
     ['tar --to-stdout', ['tar', '-xOf', 'a.tar']],
-    ['tar with --force-local', ['tar', '--force-local', '-xf', 'c:x.tar']],
+    ['tar with --force-local', ['tar', '--force-local', '-tf', 'c:x.tar']],
     ['zip recursive', ['zip', '-r', 'a.zip', 'src']],
     ['npm run build', ['npm', 'run', 'build']],
     ['npm run with script args after --', ['npm', 'run', 'test', '--', '--prefix=x']],
@@ -272,5 +272,179 @@ describe('findArgumentTrap properties', () => {
         },
       ),
     );
+  });
+});
+
+describe('findArgumentTrap: config files, path-safety switches, URL schemes', () => {
+  it.each([
+    ['man -C', ['man', '-C', '/tmp/man_db.conf', 'ls'], 'man:-C'],
+    ['man -C joined', ['man', '-C/tmp/man_db.conf', 'ls'], 'man:-C'],
+    ['man --config-file', ['man', '--config-file=/tmp/c', 'ls'], 'man:--config-file'],
+    ['man abbreviated --config', ['man', '--config', '/tmp/c', 'ls'], 'man:--config-file'],
+    ['man -C after the page', ['man', 'ls', '-C', '/tmp/c'], 'man:-C'],
+    ['man -l', ['man', '-l', '/etc/shadow'], 'man:-l'],
+    ['man of a path', ['man', '/etc/shadow'], 'man:local-file'],
+    [
+      'git apply --unsafe-paths',
+      ['git', 'apply', '--unsafe-paths', 'p.diff'],
+      'git:--unsafe-paths',
+    ],
+    [
+      'git apply abbreviated --unsafe',
+      ['git', 'apply', '--unsafe', 'p.diff'],
+      'git:--unsafe-paths',
+    ],
+    ['git am --unsafe-paths', ['git', 'am', '--unsafe-paths', 'mbox'], 'git:--unsafe-paths'],
+    ['git clone file://', ['git', 'clone', 'file:///home/u/secret', 'x'], 'git:file-url'],
+    ['curl file://', ['curl', 'file:///etc/passwd'], 'curl:url-scheme'],
+    ['curl FILE:', ['curl', 'FILE:/etc/passwd'], 'curl:url-scheme'],
+    ['curl file: without a slash', ['curl', '-s', 'file:etc/passwd'], 'curl:url-scheme'],
+    ['curl --url file://', ['curl', '--url', 'file:///etc/passwd'], 'curl:url-scheme'],
+    ['curl --url=file://', ['curl', '--url=file:///etc/passwd'], 'curl:url-scheme'],
+    ['curl gopher://', ['curl', 'gopher://127.0.0.1:6379/_FLUSHALL'], 'curl:url-scheme'],
+    ['curl scp:', ['curl', 'scp://host/etc/passwd'], 'curl:url-scheme'],
+    ['curl dict: after -H', ['curl', '-H', 'a: b', 'dict://127.0.0.1:11211/'], 'curl:url-scheme'],
+    ['curl url glob spelling a scheme', ['curl', '{file,http}://x/etc/passwd'], 'curl:url-scheme'],
+    ['curl url range spelling a scheme', ['curl', 'fil[e-e]:///etc/passwd'], 'curl:url-scheme'],
+    ['curl file:// after --', ['curl', '--', 'file:///etc/passwd'], 'curl:url-scheme'],
+    [
+      'curl --proto-default file',
+      ['curl', '--proto-default', 'file', '/etc/passwd'],
+      'curl:--proto-default',
+    ],
+    [
+      'curl --unix-socket',
+      ['curl', '--unix-socket', '/var/run/docker.sock', 'http://x/'],
+      'curl:--unix-socket',
+    ],
+    ['curl --hsts writes', ['curl', '--hsts', '/home/u/.bashrc', 'https://x/'], 'curl:--hsts'],
+    ['curl --alt-svc writes', ['curl', '--alt-svc=/tmp/x', 'https://x/'], 'curl:--alt-svc'],
+    [
+      'curl --etag-save writes',
+      ['curl', '--etag-save', '/tmp/x', 'https://x/'],
+      'curl:--etag-save',
+    ],
+    [
+      'curl --engine loads a library',
+      ['curl', '--engine', '/tmp/e.so', 'https://x/'],
+      'curl:--engine',
+    ],
+    ['wget -i exfiltrates a file', ['wget', '-i', '/home/u/.aws/credentials'], 'wget:--input-file'],
+    [
+      'wget --save-cookies writes',
+      ['wget', '--save-cookies=/tmp/x', 'https://x/'],
+      'wget:--save-cookies',
+    ],
+    [
+      'wget --hsts-file writes',
+      ['wget', '--hsts-file', '/tmp/x', 'https://x/'],
+      'wget:--hsts-file',
+    ],
+    ['ssh -E log file', ['ssh', '-E', '/home/u/.bashrc', 'host'], 'ssh:-E'],
+    [
+      'ssh UserKnownHostsFile',
+      ['ssh', '-oUserKnownHostsFile=/tmp/x', 'host'],
+      'ssh:-ouserknownhostsfile',
+    ],
+    ['rsync --log-file', ['rsync', '--log-file=/tmp/x', 'a', 'b'], 'rsync:--log-file'],
+    ['rsync --write-batch', ['rsync', '--write-b=/tmp/x', 'a', 'b'], 'rsync:--write-batch'],
+    ['rsync -M', ['rsync', '-M--log-file=/tmp/x', 'a', 'b'], 'rsync:--remote-option'],
+    [
+      'rsync --early-input',
+      ['rsync', '--early-input=/etc/passwd', 'a', 'rsync://h/m'],
+      'rsync:--early-input',
+    ],
+    ['less -o log file', ['less', '-o', '/tmp/x', 'f'], 'less:--log-file'],
+    ['less --log-file', ['less', '--log-file=/tmp/x', 'f'], 'less:--log-file'],
+    [
+      'tar --index-file',
+      ['tar', '-cvf', 'a.tar', '--index-file=/tmp/x', 'src'],
+      'tar:--index-file',
+    ],
+    ['tar -g', ['tar', '-g', '/tmp/snap', '-cf', 'a.tar', 'src'], 'tar:--listed-incremental'],
+    ['gtar --to-command', ['gtar', '-xf', 'a.tar', '--to-command=sh'], 'tar:--to-command'],
+    ['go vet -vettool', ['go', 'vet', '-vettool=/tmp/x', './...'], 'go:-vettool'],
+    [
+      'go -ldflags -extld',
+      ['go', 'build', '-ldflags=-linkmode=external -extld=/tmp/x', '.'],
+      'go:-ldflags-extld',
+    ],
+    [
+      'go -ldflags -extld separate',
+      ['go', 'build', '-ldflags', '-extld=/tmp/x', '.'],
+      'go:-ldflags-extld',
+    ],
+  ])('refuses %s', (_case, argv, trap) => {
+    expect(findArgumentTrap(argv, { processSandbox: 'required' })).toBe(trap);
+  });
+
+  it.each([
+    ['man of a page', ['man', 'ls']],
+    ['man of a section and page', ['man', '3', 'printf']],
+    ['man -k search', ['man', '-k', 'socket']],
+    ['man -M value is a path, not a page', ['man', '-M', '/usr/share/man', 'ls']],
+    ['man -L locale', ['man', '-L', 'de', 'ls']],
+    ['git apply --check', ['git', 'apply', '--check', 'p.diff']],
+    [
+      'git apply with an --unsafe-paths pathspec after --',
+      ['git', 'apply', '--', '--unsafe-paths'],
+    ],
+    ['git clone of an ssh URL', ['git', 'clone', 'git@example.org:r.git']],
+    ['curl https', ['curl', 'https://example.org/a']],
+    ['curl HTTP upper-case', ['curl', 'HTTP://example.org/a']],
+    ['curl host:port without a scheme', ['curl', 'localhost:8080/health']],
+    ['curl bare host', ['curl', 'example.org']],
+    ['curl https with a url glob in the path', ['curl', 'https://example.org/{a,b}.txt']],
+    ['curl IPv6 literal', ['curl', 'http://[::1]:8080/']],
+    ['curl header value with brackets', ['curl', '-H', 'X-Tag: [a]', 'https://example.org']],
+    ['curl -u user:pass', ['curl', '-u', 'user:pass', 'https://example.org']],
+    [
+      'curl -x proxy URL is not a target',
+      ['curl', '-x', 'socks5://127.0.0.1:1080', 'https://example.org'],
+    ],
+    ['curl --proto-default https', ['curl', '--proto-default', 'https', 'example.org']],
+    [
+      'curl -d data with a scheme-looking value',
+      ['curl', '-d', 'file:///x', 'https://example.org'],
+    ],
+    ['wget of a URL', ['wget', '-q', 'https://example.org/a']],
+    ['ssh -E-like value of -l', ['ssh', '-l', '-E', 'host']],
+    ['ssh -o IdentityFile', ['ssh', '-o', 'IdentityFile=~/.ssh/k', 'host']],
+    ['less with options', ['less', '-RS', 'file']],
+    ['rsync of a directory', ['rsync', '-av', '--delete', 'a/', 'b/']],
+    ['tar --checkpoint', ['tar', '-cf', 'a.tar', '--checkpoint=10', 'src']],
+    ['go build -ldflags -X', ['go', 'build', '-ldflags=-s -w -X main.v=1', '.']],
+    ['go vet', ['go', 'vet', './...']],
+    ['unzip -d with a colon-free dir', ['unzip', '-o', 'a.zip', '-d', 'out']],
+  ])('passes %s', (_case, argv) => {
+    expect(findArgumentTrap(argv, { processSandbox: 'required' })).toBeUndefined();
+  });
+});
+
+describe('findArgumentTrap: package managers and containers as their parsers read them', () => {
+  it.each([
+    ['docker container run', ['docker', 'container', 'run', 'alpine', 'sh']],
+    ['docker container exec', ['docker', 'container', 'exec', 'c', 'sh']],
+    ['docker image build', ['docker', 'image', 'build', '.']],
+    ['docker run after a global value', ['docker', '--log-level', 'debug', 'run', 'alpine']],
+    ['docker -c context', ['docker', '-c', 'remote', 'ps']],
+    ['podman --runtime', ['podman', '--runtime=/tmp/x', 'ps']],
+    ['podman --hooks-dir', ['podman', '--hooks-dir', '/tmp/h', 'ps']],
+    ['pnpm exec after a filter', ['pnpm', '--filter', 'web', 'exec', 'sh']],
+    ['yarn workspace exec', ['yarn', 'workspace', 'web', 'exec', 'sh']],
+    ['yarn --use-yarnrc', ['yarn', '--use-yarnrc', '/tmp/rc', 'install']],
+  ])('refuses %s', (_case, argv) => {
+    expect(findArgumentTrap(argv, { processSandbox: 'required' })).toBeDefined();
+  });
+
+  it.each([
+    ['docker ps', ['docker', 'ps', '-a']],
+    ['docker container ls', ['docker', 'container', 'ls']],
+    ['docker images', ['docker', 'image', 'ls']],
+    ['pnpm run build with a filter', ['pnpm', '--filter', 'web', 'run', 'build']],
+    ['pnpm test with an exec-looking script arg after --', ['pnpm', 'test', '--', 'exec']],
+    ['yarn install', ['yarn', 'install', '--frozen-lockfile']],
+  ])('passes %s', (_case, argv) => {
+    expect(findArgumentTrap(argv, { processSandbox: 'required' })).toBeUndefined();
   });
 });

@@ -1,4 +1,6 @@
+import type { ToolPolicy } from '../dispatch-context.js';
 import { BINARY_TRAPS } from './binary-argument-traps.js';
+import { findExtractionTrap } from './extraction-argument-traps.js';
 import { findGitTrap } from './git-argument-traps.js';
 
 /**
@@ -6,8 +8,12 @@ import { findGitTrap } from './git-argument-traps.js';
  * write or config option of its binary (`git log *` must not allow `git log --output=/tmp/x`).
  * Returns the name of the first trap found, or `undefined` when the argv is clean.
  * Exact allowlist entries skip this floor: they are the author's explicit choice.
+ * `policy.processSandbox` other than `required` (absent included) adds the unsandboxed floor.
  */
-export function findArgumentTrap(argv: readonly string[]): string | undefined {
+export function findArgumentTrap(
+  argv: readonly string[],
+  policy: Pick<ToolPolicy, 'processSandbox'> = {},
+): string | undefined {
   const [command, ...args] = argv;
   if (command === undefined || command === '') return 'empty_command';
   // A program name with whitespace cannot be the binary the glob author had in mind: the joined
@@ -18,8 +24,10 @@ export function findArgumentTrap(argv: readonly string[]): string | undefined {
   if (LAUNCHERS.has(binary) || /^(python|pypy|ruby|perl|php|lua|node)[0-9.]*$/.test(binary)) {
     return `launcher:${binary}`;
   }
-  if (binary === 'git') return findGitTrap(args);
-  return BINARY_TRAPS.get(binary)?.(args);
+  // The binary's own traps first, so `explain` names the trap that holds in either mode.
+  const trap = binary === 'git' ? findGitTrap(args) : BINARY_TRAPS.get(binary)?.(args);
+  if (trap !== undefined || policy.processSandbox === 'required') return trap;
+  return findExtractionTrap(binary, args);
 }
 
 const LAUNCHERS: ReadonlySet<string> = new Set([

@@ -1,7 +1,8 @@
 import { findContainerTrap, findNpmTrap, findPackageRunnerTrap } from './package-argument-traps.js';
-import { findSshTrap, withLocalFileCheck } from './remote-argument-traps.js';
+import { CURL_SHORT_VALUES, findSshTrap, withLocalFileCheck } from './remote-argument-traps.js';
 import { scanOptions, type OptionGrammar } from './scan-options.js';
 import { findTarTrap } from './tar-argument-traps.js';
+import { findGoTrap } from './go-argument-traps.js';
 
 /** A binary's trap check: the first trap in its arguments (argv without argv[0]), if any. */
 export type BinaryTrapCheck = (args: readonly string[]) => string | undefined;
@@ -31,6 +32,21 @@ export const BINARY_TRAPS: ReadonlyMap<string, BinaryTrapCheck> = new Map<string
     }),
   ],
   ['tar', findTarTrap],
+  ['gtar', findTarTrap],
+  ['bsdtar', findTarTrap],
+  // Path-safety switches: `-:` lets members climb out with `../`, `-spf` keeps absolute paths,
+  // `--follow-symlinks` writes through a link the patch did not create.
+  ['unzip', (args) => (args.some((arg) => /^-[^-]*[:^]/.test(arg)) ? 'unzip:-:' : undefined)],
+  ['7z', findSevenZipTrap],
+  ['7za', findSevenZipTrap],
+  ['7zr', findSevenZipTrap],
+  [
+    'patch',
+    grammarCheck({
+      abbreviations: true,
+      longTraps: { 'follow-symlinks': 'patch:--follow-symlinks' },
+    }),
+  ],
   [
     'zip',
     grammarCheck({
@@ -51,8 +67,16 @@ export const BINARY_TRAPS: ReadonlyMap<string, BinaryTrapCheck> = new Map<string
         'rsync-path': 'rsync:--rsync-path',
         config: 'rsync:--config',
         daemon: 'rsync:--daemon',
+        // Options for the other rsync, which for a local copy is a local process.
+        'remote-option': 'rsync:--remote-option',
+        // Each writes or reads a file of rsync's own at any path the caller names.
+        'log-file': 'rsync:--log-file',
+        'write-batch': 'rsync:--write-batch',
+        'only-write-batch': 'rsync:--only-write-batch',
+        'read-batch': 'rsync:--read-batch',
+        'early-input': 'rsync:--early-input',
       },
-      shortTraps: { e: 'rsync:-e' },
+      shortTraps: { e: 'rsync:-e', M: 'rsync:--remote-option' },
       abbreviations: true,
     }),
   ],
@@ -66,14 +90,7 @@ export const BINARY_TRAPS: ReadonlyMap<string, BinaryTrapCheck> = new Map<string
     }),
   ],
   ['make', findMakeTrap],
-  [
-    'man',
-    grammarCheck({
-      longTraps: { pager: 'man:--pager', html: 'man:--html', preprocessor: 'man:--preprocessor' },
-      shortTraps: { P: 'man:-P', H: 'man:-H', p: 'man:-p' },
-      abbreviations: true,
-    }),
-  ],
+  ['man', findManTrap],
   ['less', findLessTrap],
   ['more', findLessTrap],
   [
@@ -93,6 +110,16 @@ export const BINARY_TRAPS: ReadonlyMap<string, BinaryTrapCheck> = new Map<string
           'trace-ascii': 'curl:--trace-ascii',
           libcurl: 'curl:--libcurl',
           stderr: 'curl:--stderr',
+          // Caches curl writes back at any path the caller names.
+          hsts: 'curl:--hsts',
+          'alt-svc': 'curl:--alt-svc',
+          'etag-save': 'curl:--etag-save',
+          'ssl-sessions': 'curl:--ssl-sessions',
+          // A local socket is not the network the glob author meant: docker.sock runs anything.
+          'unix-socket': 'curl:--unix-socket',
+          'abstract-unix-socket': 'curl:--abstract-unix-socket',
+          // An OpenSSL engine is a shared library curl loads.
+          engine: 'curl:--engine',
         },
         shortTraps: {
           o: 'curl:-o',
@@ -102,24 +129,7 @@ export const BINARY_TRAPS: ReadonlyMap<string, BinaryTrapCheck> = new Map<string
           D: 'curl:-D',
           c: 'curl:-c',
         },
-        shortValues: new Set([
-          'd',
-          'H',
-          'X',
-          'u',
-          'A',
-          'e',
-          'F',
-          'm',
-          'x',
-          'b',
-          'r',
-          'w',
-          'E',
-          'y',
-          'Y',
-          'z',
-        ]),
+        shortValues: CURL_SHORT_VALUES,
       }),
     ),
   ],
@@ -136,8 +146,23 @@ export const BINARY_TRAPS: ReadonlyMap<string, BinaryTrapCheck> = new Map<string
         'body-file': 'wget:--body-file',
         'directory-prefix': 'wget:--directory-prefix',
         'use-askpass': 'wget:--use-askpass',
+        // Reads a local file and requests each line: its content goes out in URLs.
+        'input-file': 'wget:--input-file',
+        'input-metalink': 'wget:--input-metalink',
+        // Each writes a file of wget's own at any path the caller names.
+        'save-cookies': 'wget:--save-cookies',
+        'hsts-file': 'wget:--hsts-file',
+        'rejected-log': 'wget:--rejected-log',
+        'warc-file': 'wget:--warc-file',
       },
-      shortTraps: { e: 'wget:-e', O: 'wget:-O', o: 'wget:-o', a: 'wget:-a', P: 'wget:-P' },
+      shortTraps: {
+        e: 'wget:-e',
+        O: 'wget:-O',
+        o: 'wget:-o',
+        a: 'wget:-a',
+        P: 'wget:-P',
+        i: 'wget:--input-file',
+      },
       abbreviations: true,
     }),
   ],
@@ -152,6 +177,35 @@ export const BINARY_TRAPS: ReadonlyMap<string, BinaryTrapCheck> = new Map<string
   ['docker', findContainerTrap('docker')],
   ['podman', findContainerTrap('podman')],
 ]);
+
+// 7-Zip switches are `-` words matched case-insensitively: `-spf`/`-spf2` store and extract
+// absolute paths.
+function findSevenZipTrap(args: readonly string[]): string | undefined {
+  return args.some((arg) => /^-spf/i.test(arg)) ? '7z:-spf' : undefined;
+}
+
+// man-db: -C/--config-file loads a man_db.conf whose DEFINE lines name the pager, nroff and
+// preprocessors it runs; -l/--local-file, or any page argument with a `/`, formats a file from
+// anywhere on the host, around the fs jail.
+function findManTrap(args: readonly string[]): string | undefined {
+  const scan = scanOptions(args, {
+    abbreviations: true,
+    longTraps: {
+      pager: 'man:--pager',
+      html: 'man:--html',
+      preprocessor: 'man:--preprocessor',
+      'config-file': 'man:--config-file',
+      'local-file': 'man:--local-file',
+    },
+    shortTraps: { P: 'man:-P', H: 'man:-H', p: 'man:-p', C: 'man:-C', l: 'man:-l' },
+    shortValues: new Set(['L', 'm', 'M', 'S', 's', 'e', 'E', 'R', 'r']),
+    longValues: new Set(['locale', 'systems', 'manpath', 'sections', 'extension', 'encoding']),
+  });
+  if (scan.trap !== undefined) return scan.trap;
+  return scan.operands.some((operand) => operand.value.includes('/'))
+    ? 'man:local-file'
+    : undefined;
+}
 
 function grammarCheck(grammar: OptionGrammar): BinaryTrapCheck {
   return (args) => scanOptions(args, grammar).trap;
@@ -215,26 +269,8 @@ function findLessTrap(args: readonly string[]): string | undefined {
     if (arg.startsWith('+') || /^-+\+/.test(arg)) return 'less:+command';
     if (/^--?(lesskey|lesskey-src|lesskey-file)/.test(arg) || /^-k/.test(arg))
       return 'less:--lesskey';
+    // -o / -O / --log-file / --LOG-FILE copy the input to any file.
+    if (/^-[A-Za-z]*[oO]/.test(arg) || /^--log-file/i.test(arg)) return 'less:--log-file';
   }
   return undefined;
-}
-
-// go flags are single- or double-dash words; `-toolexec` and `-exec` name programs to run and
-// `go generate` runs the commands written in the sources.
-function findGoTrap(args: readonly string[]): string | undefined {
-  const scan = scanOptions(args, {
-    singleDashLong: true,
-    longTraps: {
-      toolexec: 'go:-toolexec',
-      exec: 'go:-exec',
-      overlay: 'go:-overlay',
-      modfile: 'go:-modfile',
-    },
-    shortTraps: { C: 'go:-C' },
-  });
-  if (scan.trap !== undefined) return scan.trap;
-  const first = scan.operands[0]?.value;
-  // `go env -w GOFLAGS=-toolexec=…` persists a flag every later `go build` obeys.
-  if (first === 'env' && args.some((arg) => /^--?w(=|$)/.test(arg))) return 'go:env-write';
-  return first === 'generate' ? 'go:generate' : undefined;
 }

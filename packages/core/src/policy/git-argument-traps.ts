@@ -1,3 +1,4 @@
+import { isConfigRead } from './git-config-argument-traps.js';
 import { scanOptions, type OptionGrammar } from './scan-options.js';
 
 /**
@@ -30,11 +31,39 @@ export function findGitTrap(args: readonly string[]): string | undefined {
   if (subcommand === 'config' && !isConfigRead(rest)) return 'git:config-write';
   if (NETWORK_SUBCOMMANDS.has(subcommand) && hasRemoteHelperUrl(rest))
     return 'git:remote-helper-url';
+  // A file:// remote reads any repository on the host into the workspace, around the fs jail.
+  if (NETWORK_SUBCOMMANDS.has(subcommand) && operands.some((value) => /^file:/i.test(value))) {
+    return 'git:file-url';
+  }
   if (subcommand === 'help' && rest.some((arg) => /^(-[a-z]*[wi]|--web|--info)/.test(arg))) {
     return 'git:help-viewer';
   }
   return undefined;
 }
+
+/**
+ * True when the git call applies a patch to files: `apply` (unless it only reports: `--stat`,
+ * `--numstat`, `--summary`, `--check` without `--apply`) and `am`.
+ */
+export function isGitPatching(args: readonly string[]): boolean {
+  // Every global option that takes a value is a trap already, so the first word is the command.
+  const index = args.findIndex((arg) => !arg.startsWith('-'));
+  const subcommand = index === -1 ? undefined : args[index];
+  if (subcommand === 'am') return true;
+  if (subcommand !== 'apply') return false;
+  const options = args.slice(index + 1);
+  const end = options.findIndex((arg) => arg === '--' || arg === '--end-of-options');
+  const before = end === -1 ? options : options.slice(0, end);
+  const reportOnly = before.some((arg) => REPORT_ONLY_APPLY.has(arg));
+  return !reportOnly || before.includes('--apply');
+}
+
+const REPORT_ONLY_APPLY: ReadonlySet<string> = new Set([
+  '--stat',
+  '--numstat',
+  '--summary',
+  '--check',
+]);
 
 function grammarFor(subcommand: string): OptionGrammar {
   return {
@@ -58,14 +87,6 @@ function hasRemoteHelperUrl(args: readonly string[]): boolean {
     if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(value)) return true;
   }
   return false;
-}
-
-function isConfigRead(args: readonly string[]): boolean {
-  const [first] = args;
-  if (first === 'get' || first === 'list') return true;
-  return args.some((arg) =>
-    ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l'].includes(arg),
-  );
 }
 
 function describeGlobal(arg: string): string {
@@ -168,6 +189,8 @@ const LONG_TRAPS: Readonly<Record<string, string>> = {
   'work-tree': 'git:--work-tree',
   'exec-path': 'git:--exec-path',
   'upload-archive': 'git:--upload-archive',
+  // apply/am: lets a patch write outside the work tree (`.git/hooks/…`, `/home/…`).
+  'unsafe-paths': 'git:--unsafe-paths',
 };
 
 // Short forms that are traps only in some subcommands (`-u` is --upload-pack only on clone).

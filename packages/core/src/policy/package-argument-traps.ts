@@ -62,7 +62,11 @@ const NPM_TRAP_COMMANDS: ReadonlySet<string> = new Set([
 /** The pnpm / yarn trap check: their one-shot runners and config options. */
 export function findPackageRunnerTrap(binary: string): BinaryTrapCheck {
   return (args) => {
-    const [first, second] = args.filter((arg) => !arg.startsWith('-'));
+    const end = args.indexOf('--');
+    // An option's value or a filter may come first (`pnpm --filter web exec …`,
+    // `yarn workspace web exec …`), so a runner word anywhere before `--` counts.
+    const words = (end === -1 ? args : args.slice(0, end)).filter((arg) => !arg.startsWith('-'));
+    const [first, second] = words;
     // Like `npm config set`: `script-shell` or yarn's `yarnPath` then runs on every later call.
     if (first === 'config' && second !== undefined && second !== 'get' && second !== 'list') {
       return `${binary}:config-write`;
@@ -71,30 +75,35 @@ export function findPackageRunnerTrap(binary: string): BinaryTrapCheck {
     if (first === 'plugin' || (first === 'set' && second === 'version'))
       return `${binary}:${first}`;
     // `yarn node …` runs node itself with whatever arguments follow.
-    if (
-      first === 'dlx' ||
-      first === 'exec' ||
-      first === 'create' ||
-      first === 'x' ||
-      first === 'node'
-    ) {
-      return `${binary}:${first}`;
-    }
-    return args.some((arg) => /^--(config|global-folder|prefix|script-shell)/.test(arg))
+    const runner = words.find((word) => RUNNER_WORDS.has(word));
+    if (runner !== undefined) return `${binary}:${runner}`;
+    // yarn 1's --use-yarnrc loads an rc whose yarn-path is the program every call runs.
+    return args.some((arg) => /^--(config|global-folder|prefix|script-shell|use-yarnrc)/.test(arg))
       ? `${binary}:config-option`
       : undefined;
   };
 }
 
+const RUNNER_WORDS: ReadonlySet<string> = new Set(['dlx', 'exec', 'create', 'x', 'node']);
+
 /** The docker / podman trap check: running or building anything is a launcher. */
 export function findContainerTrap(binary: string): BinaryTrapCheck {
   return (args) => {
-    if (args.some((arg) => /^(-H|--host|--config|--context)/.test(arg)))
+    if (args.some((arg) => /^(-H|-c|--host|--config|--context)/.test(arg))) {
       return `${binary}:host-option`;
-    const first = args.find((arg) => !arg.startsWith('-'));
-    return first !== undefined && CONTAINER_TRAPS.has(first) ? `${binary}:${first}` : undefined;
+    }
+    // podman's global options that name a program it runs or a config that does.
+    if (args.some((arg) => PODMAN_PROGRAM_OPTIONS.test(arg))) return `${binary}:program-option`;
+    // `docker container run` is `docker run`; a global option's value may come first
+    // (`docker --log-level debug container run`), so the first three words are judged.
+    const words = args.filter((arg) => !arg.startsWith('-')).slice(0, 3);
+    const trap = words.find((word) => CONTAINER_TRAPS.has(word));
+    return trap === undefined ? undefined : `${binary}:${trap}`;
   };
 }
+
+const PODMAN_PROGRAM_OPTIONS =
+  /^--(runtime|conmon|hooks-dir|network-cmd-path|module|url|remote|connection|identity|root|runroot)(=|$)/;
 
 const CONTAINER_TRAPS: ReadonlySet<string> = new Set([
   'run',
@@ -106,4 +115,9 @@ const CONTAINER_TRAPS: ReadonlySet<string> = new Set([
   'start',
   'plugin',
   'buildx',
+  'restart',
+  'service',
+  'stack',
+  'builder',
+  'debug',
 ]);

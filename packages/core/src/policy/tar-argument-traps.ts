@@ -39,6 +39,34 @@ export function findTarTrap(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * True when tar would write members to disk: extract mode (`x`, `--extract`, `--get`, in a
+ * bundle or a cluster) without `-O` / `--to-stdout`, which only prints them.
+ */
+export function isTarExtracting(args: readonly string[]): boolean {
+  const rest = [...args];
+  const first = rest[0];
+  let extracting = false;
+  let toStdout = false;
+  if (first !== undefined && first !== '' && !first.startsWith('-')) {
+    extracting = first.includes('x');
+    toStdout = first.includes('O');
+    rest.shift();
+    rest.splice(0, [...first].filter((letter) => TAR_GRAMMAR.shortValues?.has(letter)).length);
+  }
+  const mode = scanOptions(rest, {
+    ...TAR_GRAMMAR,
+    longTraps: { extract: 'x', get: 'x' },
+    shortTraps: { x: 'x' },
+  });
+  const stdout = scanOptions(rest, {
+    ...TAR_GRAMMAR,
+    longTraps: { 'to-stdout': 'O' },
+    shortTraps: { O: 'O' },
+  });
+  return (extracting || mode.trap !== undefined) && !(toStdout || stdout.trap !== undefined);
+}
+
 function isRemoteArchive(value: string | undefined): boolean {
   return value !== undefined && /^[^/]*:/.test(value);
 }
@@ -54,8 +82,14 @@ const TAR_GRAMMAR: OptionGrammar = {
     'rsh-command': 'tar:--rsh-command',
     'rmt-command': 'tar:--rmt-command',
     'absolute-names': 'tar:--absolute-names',
+    // bsdtar's name for -P: members may be absolute or climb out with `..`.
+    insecure: 'tar:--insecure',
+    // Each writes a file of tar's own at any path the caller names.
+    'index-file': 'tar:--index-file',
+    'volno-file': 'tar:--volno-file',
+    'listed-incremental': 'tar:--listed-incremental',
   },
-  shortTraps: { I: 'tar:-I', F: 'tar:-F', P: 'tar:-P' },
+  shortTraps: { I: 'tar:-I', F: 'tar:-F', P: 'tar:-P', g: 'tar:--listed-incremental' },
   shortValues: new Set(['f', 'C', 'I', 'F', 'g', 'K', 'L', 'N', 'T', 'X', 'b', 'H', 'V']),
   longValues: new Set([
     'file',
