@@ -74,9 +74,9 @@ describe('read_media', () => {
   });
 
   it.each([
-    ['no media scope', testContext()],
-    ['a scope the handle does not allow', testContext({ mediaScope: 'run-2' })],
-  ])('denies media_scope_denied with %s, before any byte is read', async (_case, ctx) => {
+    ['a scope the handle does not allow', testContext({ mediaScope: 'run-2' }), ['media.stat']],
+    ['no media scope (the store is not even asked)', testContext(), []],
+  ])('denies media_scope_denied with %s, before any byte is read', async (_case, ctx, methods) => {
     const { host, calls } = stubHost({ mediaStat: () => info });
 
     const attempt = readMediaTool.dispatch({ handle }, host, ctx);
@@ -87,19 +87,35 @@ describe('read_media', () => {
       recoverable: true,
     });
     expect(classifyToolError(await attempt.catch((error: unknown) => error))).toBe('recoverable');
-    expect(calls.map((call) => call.method)).toEqual(['media.stat']);
+    expect(calls.map((call) => call.method)).toEqual(methods);
   });
 
-  it('fails not_found (recoverable) for an unknown handle', async () => {
+  it("answers an unknown handle exactly as another scope's handle, so existence never leaks", async () => {
+    const denial = async (mediaStat: () => MediaInfo | undefined) => {
+      const { host, calls } = stubHost({ mediaStat });
+      const error = await readMediaTool
+        .dispatch({ handle }, host, testContext({ mediaScope: 'run-2' }))
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ToolPolicyError);
+      const { name, message, code, reason, recoverable, retryable } = error as ToolPolicyError;
+      const methods = calls.map((call) => call.method);
+      return { name, message, code, reason, recoverable, retryable, methods };
+    };
+
+    const unknown = await denial(() => undefined);
+    const otherScope = await denial(() => info);
+
+    expect(unknown).toEqual(otherScope);
+    expect(unknown).toMatchObject({ reason: 'media_scope_denied', recoverable: true });
+  });
+
+  it('denies an unknown handle in scope the same way (no not_found oracle)', async () => {
     const { host, calls } = stubHost({ mediaStat: () => undefined });
 
     const attempt = readMediaTool.dispatch({ handle }, host, inScope);
 
-    await expect(attempt).rejects.toMatchObject({
-      code: 'tool_failed',
-      reason: 'not_found',
-      recoverable: true,
-    });
+    await expect(attempt).rejects.toBeInstanceOf(ToolPolicyError);
+    await expect(attempt).rejects.toMatchObject({ reason: 'media_scope_denied' });
     expect(calls.map((call) => call.method)).toEqual(['media.stat']);
   });
 

@@ -31,11 +31,14 @@ export const readMediaTool = defineTool({
   policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
   async dispatch(args, host, ctx) {
     const media = requireArm(ID, host.media, 'media');
-    const info = await media.stat(args.handle, ctx.signal);
-    // Not found is an idempotent read's answer: safe to feed back.
-    if (info === undefined) throw new ToolExecutionError(ID, 'not_found', { recoverable: true });
-    // Knowing a sha256 is not authorization: the scope check comes before any byte is read.
-    if (ctx.mediaScope === undefined || !info.allowedScopes.includes(ctx.mediaScope)) {
+    const scope = ctx.mediaScope;
+    // Without a scope nothing is readable: the store is not even asked.
+    const info = scope === undefined ? undefined : await media.stat(args.handle, ctx.signal);
+    // Knowing a sha256 is not authorization, and neither is learning that it exists: an unknown
+    // handle and another scope's handle take this one branch and get the very same error (class,
+    // reason, message, recoverable), else a model could probe which content other scopes hold.
+    // The check comes before any byte is read.
+    if (info === undefined || scope === undefined || !info.allowedScopes.includes(scope)) {
       throw new ToolPolicyError(ID, 'media_scope_denied');
     }
     const range = resolveRange(args, info);

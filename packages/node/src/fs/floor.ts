@@ -1,77 +1,200 @@
+import { homedir } from 'node:os';
+
 /** What the floors need to know about one host: its private state and its config file. */
 export interface FloorContext {
   readonly stateDir: string;
   /** The run's spill directory: inside the state dir, yet readable (never writable). */
   readonly spillDir: string;
   readonly configFile: string;
+  /** The host's home directory (default `os.homedir()`): its credential stores are floored whole. */
+  readonly homeDir?: string;
 }
-
-// Spec §3, read floor. Compared after `foldSegment`, so `.ENV`, `.env.` and `.env::$DATA` match.
-const READ_COMPONENTS = new Set(['.ssh', '.aws', '.gnupg', '.env']);
-const READ_BASENAMES = new Set([
-  '.gitconfig',
-  '.git-credentials',
-  '.netrc',
-  '.npmrc',
-  '.pypirc',
-  '.pgpass',
-  '.envrc',
-  '.dockercfg',
-  // SSH private keys wherever they are; the `.pub` halves stay readable.
-  'id_rsa',
-  'id_dsa',
-  'id_ecdsa',
-  'id_ed25519',
-  'id_ecdsa_sk',
-  'id_ed25519_sk',
-]);
-const READ_PAIRS = new Set([
-  '.docker/config.json',
-  '.git/config',
-  '.git/config.worktree',
-  '.git/credentials',
-  'git/credentials',
-]);
-
-const PROC_SECRETS = new Set(['environ', 'mem']);
-
-// Spec §3, write floor: VCS internals (hooks run code), shell startup files (run at login), and
-// package-manager config an allowed `yarn`/`pnpm` command would obey (a script shell, a hook file).
-const WRITE_COMPONENTS = new Set(['.git', '.ssh']);
-const WRITE_BASENAMES = new Set([
-  '.gitconfig',
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.zlogout',
-  'config.fish',
-  '.cshrc',
-  '.tcshrc',
-  '.kshrc',
-  '.mkshrc',
-  '.login',
-  '.logout',
-  '.xprofile',
-  '.xinitrc',
-  '.xsession',
-  '.pam_environment',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  '.pnpmfile.mjs',
-]);
 
 // Code points HFS+ ignores in names (git's is_hfs_dotgit list, widened to the Unicode property):
 // `.g\u200cit` is `.git` there.
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 // NTFS 8.3 short name of `.git` (git's is_ntfs_dotgit).
 const DOT_GIT_SHORT = /^git~\d+$/;
+
+/**
+ * One credential store of the read floor (spec §3). `name` is matched wherever it sits, after
+ * `foldSegment`: a `tree` is that run of segments and everything under it, a `file` is a path
+ * ending in those segments. `home`, when set, is where the store lives under a home directory:
+ * there the whole tree is floored (the jail), and masked wherever the process sandbox shows the
+ * home (`HOME_SECRETS`). One table, so the jail and the sandbox cannot disagree on a secret.
+ */
+export interface CredentialStore {
+  readonly name: string;
+  readonly match: 'tree' | 'file';
+  readonly home?: string;
+}
+
+/** The read floor's credential stores, by name and by place in a home. */
+export const CREDENTIAL_STORES: readonly CredentialStore[] = [
+  // Whole directories that hold nothing but keys and tokens.
+  { name: '.ssh', match: 'tree', home: '.ssh' },
+  { name: '.aws', match: 'tree', home: '.aws' },
+  { name: '.gnupg', match: 'tree', home: '.gnupg' },
+  // `.env` as a directory (compose env dirs); `.env` and `.env.*` files are matched below.
+  { name: '.env', match: 'tree' },
+  { name: '.password-store', match: 'tree', home: '.password-store' },
+  { name: '.config/gh', match: 'tree', home: '.config/gh' },
+  { name: '.config/gcloud', match: 'tree', home: '.config/gcloud' },
+  { name: '.local/share/keyrings', match: 'tree', home: '.local/share/keyrings' },
+  // Names a project may also use for ordinary files (`.docker/` of compose files, azd's
+  // `.azure/`): anywhere only the secret file, in the home the whole store (TLS keys, caches).
+  { name: '.docker/config.json', match: 'file', home: '.docker' },
+  { name: '.kube/config', match: 'file', home: '.kube' },
+  { name: '.azure/msal_token_cache.json', match: 'file', home: '.azure' },
+  { name: '.azure/accesstokens.json', match: 'file' },
+  { name: 'gh/hosts.yml', match: 'file' },
+  { name: '.cargo/credentials', match: 'file', home: '.cargo/credentials' },
+  { name: '.cargo/credentials.toml', match: 'file', home: '.cargo/credentials.toml' },
+  // Git: credentials, and config that may carry a token in a remote URL or a helper.
+  { name: '.gitconfig', match: 'file', home: '.gitconfig' },
+  { name: '.git-credentials', match: 'file', home: '.git-credentials' },
+  { name: 'git/credentials', match: 'file', home: '.config/git/credentials' },
+  { name: '.config/git/config', match: 'file', home: '.config/git/config' },
+  // Registry, database and service tokens.
+  { name: '.netrc', match: 'file', home: '.netrc' },
+  { name: '.npmrc', match: 'file', home: '.npmrc' },
+  { name: '.yarnrc', match: 'file', home: '.yarnrc' },
+  { name: '.yarnrc.yml', match: 'file', home: '.yarnrc.yml' },
+  { name: '.pypirc', match: 'file', home: '.pypirc' },
+  { name: '.pgpass', match: 'file', home: '.pgpass' },
+  { name: '.my.cnf', match: 'file', home: '.my.cnf' },
+  { name: '.mylogin.cnf', match: 'file', home: '.mylogin.cnf' },
+  { name: '.vault-token', match: 'file', home: '.vault-token' },
+  { name: '.s3cfg', match: 'file', home: '.s3cfg' },
+  { name: '.boto', match: 'file', home: '.boto' },
+  { name: '.envrc', match: 'file' },
+  { name: '.dockercfg', match: 'file', home: '.dockercfg' },
+  // Shell and REPL histories: whatever a user once typed, tokens on command lines included.
+  { name: '.bash_history', match: 'file', home: '.bash_history' },
+  { name: '.zsh_history', match: 'file', home: '.zsh_history' },
+  { name: '.sh_history', match: 'file', home: '.sh_history' },
+  { name: 'fish_history', match: 'file', home: '.local/share/fish/fish_history' },
+  { name: '.psql_history', match: 'file', home: '.psql_history' },
+  { name: '.mysql_history', match: 'file', home: '.mysql_history' },
+  { name: '.sqlite_history', match: 'file', home: '.sqlite_history' },
+  { name: '.python_history', match: 'file', home: '.python_history' },
+  { name: '.node_repl_history', match: 'file', home: '.node_repl_history' },
+  { name: '.rediscli_history', match: 'file', home: '.rediscli_history' },
+  // SSH private keys wherever they are; the `.pub` halves stay readable.
+  ...['id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_ecdsa_sk', 'id_ed25519_sk'].map(
+    (name): CredentialStore => ({ name, match: 'file' }),
+  ),
+];
+
+/** Spec §3, write floor: paths an allowed tool would run, or a login would source. */
+const WRITE_STORES: readonly CredentialStore[] = [
+  // VCS internals (hooks run code) and the keys directory (authorized_keys).
+  { name: '.git', match: 'tree' },
+  { name: '.ssh', match: 'tree' },
+  // Git's XDG config (hooksPath, aliases, core.fsmonitor) runs code like `.gitconfig` does.
+  { name: '.config/git', match: 'tree' },
+  // Fish autoloads every file in its config dir (conf.d, functions), not only config.fish.
+  { name: '.config/fish', match: 'tree' },
+  // Shell startup files (run at login or by every interactive shell).
+  ...[
+    '.gitconfig',
+    '.bashrc',
+    '.bash_profile',
+    '.bash_login',
+    '.bash_logout',
+    '.bash_aliases',
+    '.profile',
+    '.zshrc',
+    '.zshenv',
+    '.zprofile',
+    '.zlogin',
+    '.zlogout',
+    'config.fish',
+    '.cshrc',
+    '.tcshrc',
+    '.kshrc',
+    '.mkshrc',
+    '.login',
+    '.logout',
+    '.xprofile',
+    '.xinitrc',
+    '.xsession',
+    '.pam_environment',
+    // Package-manager config an allowed `yarn`/`pnpm` command would obey (a script shell, a hook).
+    '.yarnrc',
+    '.yarnrc.yml',
+    '.pnpmfile.cjs',
+    '.pnpmfile.mjs',
+  ].map((name): CredentialStore => ({ name, match: 'file' })),
+];
+
+// Absolute system paths on the write floor. Only root can write them, and there a write is a
+// host takeover (cron, sudoers, kernel tunables, sysrq). Unconditional rather than gated on
+// `getuid() === 0`: for any other user the kernel refuses the write anyway, so the floor only
+// turns an EACCES into a typed denial, and the floor stays a pure function of the path.
+const SYSTEM_WRITE_TREES = ['/etc', '/sys', '/proc/sys', '/proc/sysrq-trigger'].map(foldPath);
+
+const PROC_SECRETS = new Set(['environ', 'mem']);
+
+// The `.git` directory's own config files, and the same inside a submodule's repository
+// (`.git/modules/<name>/…`, nested) or a linked worktree's (`.git/worktrees/<name>/…`).
+const GIT_CONFIG_FILES = new Set(['config', 'config.worktree', 'credentials']);
+const GIT_NESTED_DIRECTORIES = new Set(['modules', 'worktrees']);
+
+/** A table compiled for lookups that cost a set probe per segment, not a scan of the table. */
+interface CompiledStores {
+  /** Single-segment trees: any segment. */
+  readonly components: ReadonlySet<string>;
+  /** Multi-segment trees, keyed by their first segment. */
+  readonly runs: ReadonlyMap<string, readonly (readonly string[])[]>;
+  /** Files, keyed by their last segment. */
+  readonly tails: ReadonlyMap<string, readonly (readonly string[])[]>;
+}
+
+function compile(stores: readonly CredentialStore[]): CompiledStores {
+  const components = new Set<string>();
+  const runs = new Map<string, string[][]>();
+  const tails = new Map<string, string[][]>();
+  for (const { name, match } of stores) {
+    const segments = foldPath(name);
+    if (match === 'tree' && segments.length === 1) components.add(segments[0] ?? '');
+    else if (match === 'tree') append(runs, segments[0] ?? '', segments);
+    else append(tails, segments.at(-1) ?? '', segments);
+  }
+  return { components, runs, tails };
+}
+
+function append(map: Map<string, string[][]>, key: string, value: string[]): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+function matchesStores(segments: readonly string[], stores: CompiledStores): boolean {
+  for (let index = 0; index < segments.length; index += 1) {
+    const segment = segments[index] ?? '';
+    if (stores.components.has(segment)) return true;
+    for (const run of stores.runs.get(segment) ?? []) {
+      if (run.every((part, offset) => segments[index + offset] === part)) return true;
+    }
+  }
+  for (const tail of stores.tails.get(segments.at(-1) ?? '') ?? []) {
+    const from = segments.length - tail.length;
+    if (from >= 0 && tail.every((part, offset) => segments[from + offset] === part)) return true;
+  }
+  return false;
+}
+
+const READ_FLOOR = compile(CREDENTIAL_STORES);
+const WRITE_FLOOR = compile(WRITE_STORES);
+const HOME_TREES = CREDENTIAL_STORES.flatMap((store) =>
+  store.home === undefined ? [] : [foldPath(store.home)],
+);
+
+/** Every credential store's place under a home, for the process sandbox to mask. */
+export const HOME_CREDENTIAL_STORES: readonly string[] = CREDENTIAL_STORES.flatMap((store) =>
+  store.home === undefined ? [] : [store.home],
+);
 
 /**
  * Folds one path segment the way some filesystem could alias it: Unicode compatibility forms,
@@ -98,47 +221,91 @@ export function foldPath(target: string): string[] {
 
 /** The read floor (every tier, every mode), on any spelling of a path. */
 export function isOnReadFloor(target: string, context: FloorContext): boolean {
-  return isFoldedOnReadFloor(foldPath(target), context);
+  return readFloor(foldPath(target), context, isAbsolute(target));
 }
 
-/** The read floor on segments already folded by `foldSegment` (a listing folds its directory once). */
+/** The read floor on an absolute path's segments already folded by `foldSegment` (a listing folds its directory once). */
 export function isFoldedOnReadFloor(segments: readonly string[], context: FloorContext): boolean {
-  if (segments.some((segment) => READ_COMPONENTS.has(segment))) return true;
-  const base = segments.at(-1) ?? '';
-  if (base === '.env' || base.startsWith('.env.') || READ_BASENAMES.has(base)) return true;
-  if (segments.length >= 2 && READ_PAIRS.has(`${segments.at(-2)}/${base}`)) return true;
-  // A process's environment holds the host's credentials; only the full tier can name it.
-  if (segments[0] === 'proc' && PROC_SECRETS.has(base)) return true;
-  // The run's own spill files are paged with read_file; every other state (other runs' spills,
-  // media objects) stays out of reach.
-  const { stateDir, spillDir } = foldedContext(context);
-  return isWithin(segments, stateDir) && !isWithin(segments, spillDir);
+  return readFloor(segments, context, true);
 }
 
 /** The write floor: the read floor too, since writing a secret store plants credentials. */
 export function isOnWriteFloor(target: string, context: FloorContext): boolean {
-  return isFoldedOnWriteFloor(foldPath(target), context);
+  return writeFloor(foldPath(target), context, isAbsolute(target));
 }
 
-/** The write floor on segments already folded by `foldSegment` (the sandbox's workspace walk). */
+/** The write floor on an absolute path's segments already folded by `foldSegment` (the sandbox's workspace walk). */
 export function isFoldedOnWriteFloor(segments: readonly string[], context: FloorContext): boolean {
-  if (segments.some((segment) => WRITE_COMPONENTS.has(segment))) return true;
-  if (WRITE_BASENAMES.has(segments.at(-1) ?? '')) return true;
-  const { stateDir, configFile } = foldedContext(context);
-  if (isWithin(segments, stateDir)) return true;
-  if (sameSegments(segments, configFile)) return true;
-  return isFoldedOnReadFloor(segments, context);
+  return writeFloor(segments, context, true);
+}
+
+// `absolute`: whether the segments start at `/`. Places (the home, `/etc`) are matched only
+// then: a relative `etc/app.conf` inside the workspace is not `/etc`. The jail also checks the
+// resolved absolute path, so a relative spelling never escapes them.
+function readFloor(segments: readonly string[], context: FloorContext, absolute: boolean): boolean {
+  if (matchesStores(segments, READ_FLOOR)) return true;
+  const base = segments.at(-1) ?? '';
+  if (base === '.env' || base.startsWith('.env.')) return true;
+  if (isGitConfig(segments)) return true;
+  // A process's environment holds the host's credentials; only the full tier can name it.
+  if (segments[0] === 'proc' && PROC_SECRETS.has(base)) return true;
+  if (!absolute) return false;
+  const { stateDir, spillDir, homeDir } = foldedContext(context);
+  if (homeDir !== undefined && isWithin(segments, homeDir)) {
+    const below = segments.slice(homeDir.length);
+    if (HOME_TREES.some((tree) => isWithin(below, tree))) return true;
+  }
+  // The run's own spill files are paged with read_file; every other state (other runs' spills,
+  // media objects) stays out of reach.
+  return isWithin(segments, stateDir) && !isWithin(segments, spillDir);
+}
+
+function writeFloor(
+  segments: readonly string[],
+  context: FloorContext,
+  absolute: boolean,
+): boolean {
+  if (matchesStores(segments, WRITE_FLOOR)) return true;
+  if (absolute) {
+    if (SYSTEM_WRITE_TREES.some((tree) => isWithin(segments, tree))) return true;
+    const { stateDir, configFile } = foldedContext(context);
+    if (isWithin(segments, stateDir)) return true;
+    if (sameSegments(segments, configFile)) return true;
+  }
+  return readFloor(segments, context, absolute);
+}
+
+// `<.git>/config`, and the same below `<.git>/modules/…` or `<.git>/worktrees/…`, where a
+// submodule's remote URL (often with a token in it) lives.
+function isGitConfig(segments: readonly string[]): boolean {
+  if (!GIT_CONFIG_FILES.has(segments.at(-1) ?? '')) return false;
+  const gitDir = segments.lastIndexOf('.git', -2);
+  if (gitDir < 0) return false;
+  return gitDir === segments.length - 2 || GIT_NESTED_DIRECTORIES.has(segments[gitDir + 1] ?? '');
+}
+
+function isAbsolute(target: string): boolean {
+  return target.startsWith('/') || target.startsWith('\\');
 }
 
 // A context's own paths are folded once, not on every check of every listing entry.
-const foldedContexts = new WeakMap<FloorContext, Record<keyof FloorContext, string[]>>();
-function foldedContext(context: FloorContext): Record<keyof FloorContext, string[]> {
+interface FoldedContext {
+  readonly stateDir: string[];
+  readonly spillDir: string[];
+  readonly configFile: string[];
+  /** Absent when there is no absolute home (a service user's `/` counts: it is absolute). */
+  readonly homeDir: string[] | undefined;
+}
+const foldedContexts = new WeakMap<FloorContext, FoldedContext>();
+function foldedContext(context: FloorContext): FoldedContext {
   let folded = foldedContexts.get(context);
   if (folded === undefined) {
+    const home = context.homeDir ?? homedir();
     folded = {
       stateDir: foldPath(context.stateDir),
       spillDir: foldPath(context.spillDir),
       configFile: foldPath(context.configFile),
+      homeDir: home.startsWith('/') ? foldPath(home) : undefined,
     };
     foldedContexts.set(context, folded);
   }

@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { HOME_CREDENTIAL_STORES } from '../../fs/floor.js';
 
 /** How the sandbox shows the host's system directories, computed once per process. */
 export interface SystemView {
@@ -93,27 +94,8 @@ function withKnown(
   return masks;
 }
 
-/** Credential stores under a home directory, masked wherever that home is visible. */
-export const HOME_SECRETS: readonly string[] = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.azure',
-  '.kube',
-  '.docker',
-  '.netrc',
-  '.npmrc',
-  '.yarnrc',
-  '.pypirc',
-  '.pgpass',
-  '.gitconfig',
-  '.git-credentials',
-  '.password-store',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.config/gh',
-  '.config/gcloud',
-  '.config/git/credentials',
-  '.local/share/keyrings',
-  '.toolhost',
-];
+/**
+ * Credential stores under a home directory, masked wherever that home is visible: the read
+ * floor's own table (so `read_file` and a child process agree), plus the default state dir.
+ */
+export const HOME_SECRETS: readonly string[] = [...HOME_CREDENTIAL_STORES, '.toolhost'];
