@@ -21,7 +21,7 @@ export interface NodeToolHostHandle {
   readonly mcpTools: readonly AnyToolDef[];
   /** What MCP discovery connected and skipped, and why; absent without `mcp`. */
   readonly mcpReport?: McpArmReport;
-  /** Sweeps the run's spill files and releases every arm; idempotent. */
+  /** Sweeps the run's spills and the media no other run references, frees every arm; idempotent. */
   close(): Promise<void>;
 }
 
@@ -57,9 +57,15 @@ export async function createNodeToolHost(
     return closing;
   };
   try {
-    const outputStore = await createOutputStore(resolved.stateDir, resolved.runId);
+    const outputStore = await createOutputStore(
+      resolved.stateDir,
+      resolved.runId,
+      Date.now(),
+      resolved.spillQuota,
+    );
     onClose(() => outputStore.close());
-    const media = await createMediaStore(resolved.stateDir);
+    const media = await createMediaStore(resolved.stateDir, resolved.runId);
+    onClose(() => media.close());
     const jail = await createJail({
       root: resolved.root,
       fsScope: resolved.fsScope,

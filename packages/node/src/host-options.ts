@@ -6,6 +6,7 @@ import type { FsScopeTier } from '@toolhost/core';
 import { resolveEgressOptions, type EgressOptions } from './egress/resolve-egress-options.js';
 import type { McpArmOptions } from './mcp/mcp-arm-options.js';
 import type { OsArmOptions } from './os/create-os-arm.js';
+import type { SpillQuotaOptions } from './output-store/spill-quota.js';
 import type { NodeProcessOptions } from './process/create-host-process-arm.js';
 
 /**
@@ -25,6 +26,8 @@ export interface NodeToolHostOptions {
   readonly readOnly?: boolean;
   /** Names the run's spill directory; default a random UUID. */
   readonly runId?: string;
+  /** What one call (default 256 MiB) and the run (default 1 GiB) may spill. */
+  readonly spillQuota?: SpillQuotaOptions;
   /** The project config file, on the write floor. Default `<root>/toolhost.config.json`. */
   readonly configFile?: string;
   /** MCP servers to connect; their discovered tools come back as `mcpTools`. */
@@ -45,6 +48,8 @@ export interface ResolvedHostOptions {
   readonly stateDir: string;
   readonly readOnly: boolean;
   readonly runId: string;
+  /** Checked by `createOutputStore`. */
+  readonly spillQuota?: SpillQuotaOptions;
   readonly configFile: string;
   /** Checked by `createMcpArm` itself, where its servers are connected. */
   readonly mcp?: McpArmOptions;
@@ -101,6 +106,7 @@ export async function resolveHostOptions(
     configFile: await realFilePath(
       path.resolve(realRoot, options.configFile ?? 'toolhost.config.json'),
     ),
+    ...(options.spillQuota === undefined ? {} : { spillQuota: options.spillQuota }),
     ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
     ...(options.egress === undefined ? {} : { egress: options.egress }),
     ...(options.process === undefined ? {} : { process: options.process }),

@@ -30,6 +30,11 @@ export { createMediaStore } from './media-store/create-media-store.js';
 export type { MediaPutOptions, NodeMediaStore } from './media-store/create-media-store.js';
 export { createOutputStore, SPILL_MAX_AGE_MS } from './output-store/create-output-store.js';
 export type { NodeOutputStore } from './output-store/create-output-store.js';
+export {
+  DEFAULT_SPILL_BYTES_PER_CALL,
+  DEFAULT_SPILL_BYTES_PER_RUN,
+} from './output-store/spill-quota.js';
+export type { SpillQuotaOptions } from './output-store/spill-quota.js';
 export { isOnReadFloor, isOnWriteFloor, foldSegment } from './fs/floor.js';
 export type { FloorContext } from './fs/floor.js';
 export type { Jail, OpenedEntry, WriteTarget } from './fs/jail.js';

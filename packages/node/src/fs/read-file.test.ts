@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_GLOB_MATCHES } from './glob-read.js';
-import { MAX_READ_BYTES } from './read-file.js';
+import { BINARY_SNIFF_BYTES, MAX_READ_BYTES } from './read-file.js';
 import { createSandbox } from './test-support/sandbox.js';
 import type { Sandbox } from './test-support/sandbox.js';
 
@@ -20,6 +21,9 @@ beforeAll(async () => {
     await writeFile(path.join(root, 'lines.txt'), 'zero\none\ntwo\nthree\n');
     await writeFile(path.join(root, 'too-large.txt'), Buffer.alloc(MAX_READ_BYTES + 1, 0x61));
     await writeFile(path.join(root, 'huge-lines.txt'), 'line\n'.repeat(2_000_000));
+    // A text head, then a 64 GiB hole of NULs with no newline: a paged read's worst case.
+    await writeFile(path.join(root, 'sparse.txt'), Buffer.alloc(BINARY_SNIFF_BYTES, 0x61));
+    expect(spawnSync('truncate', ['-s', '64G', path.join(root, 'sparse.txt')]).status).toBe(0);
     await mkdir(path.join(root, 'docs/deep'), { recursive: true });
     await writeFile(path.join(root, 'docs/a.md'), 'A');
     await writeFile(path.join(root, 'docs/deep/b.md'), 'B');
@@ -53,6 +57,31 @@ describe('read_file', () => {
 
     expect(read.media).toBeUndefined();
     expect(read.mimeType).toBe('text/plain');
+  });
+
+  it('stops a paged read of a huge sparse file at its scan budget', async () => {
+    const attempt = box.fs.readFile({ path: 'sparse.txt', offset: 1, limit: 1 });
+
+    await expect(attempt).rejects.toMatchObject({ code: 'tool_failed', reason: 'too_large' });
+  });
+
+  it('stops scanning (and closes the file) when the call is aborted', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+
+    const attempt = box.fs.readFile({ path: 'sparse.txt', offset: 1, limit: 1 }, controller.signal);
+
+    await expect(attempt).rejects.toMatchObject({ code: 'cancelled' });
+    // The answer may come first; the scan itself must end within a chunk, not after 64 GiB.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const open = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    expect(open.filter((target) => target.endsWith('sparse.txt'))).toEqual([]);
   });
 
   it('pages by line with offset and limit', async () => {

@@ -12,6 +12,11 @@ export const MAX_READ_BYTES = 8 * 1024 * 1024;
 /** Spec §4: a NUL in this many leading bytes means binary. */
 export const BINARY_SNIFF_BYTES = 8192;
 const PAGE_CHUNK_BYTES = 64 * 1024;
+/**
+ * How far a paged read scans for its lines: a call's whole spill (256 MiB by default) and one page
+ * more. A huge sparse file is otherwise scanned from byte 0 until the call times out.
+ */
+export const MAX_PAGE_SCAN_BYTES = 256 * 1024 * 1024 + MAX_READ_BYTES;
 
 /** `read_file`: a jailed, verified read; binary goes to the media store, text may be paged by line. */
 export function createReadFile(jail: Jail, media: NodeMediaStore) {
@@ -23,7 +28,7 @@ export function createReadFile(jail: Jail, media: NodeMediaStore) {
     const opened = await jail.openForRead(TOOL_ID, request.path, 'file');
     try {
       throwIfAborted(TOOL_ID, signal);
-      return await readOpened(opened, request, store);
+      return await readOpened(opened, request, store, signal);
     } finally {
       await opened.handle.close();
     }
@@ -54,6 +59,7 @@ async function readOpened(
   opened: OpenedEntry,
   request: FsReadRequest,
   media: NodeMediaStore | undefined,
+  signal?: AbortSignalLike,
 ): Promise<FileRead> {
   const { handle, stats } = opened;
   const lastModified = stats.mtime.toISOString();
@@ -69,7 +75,7 @@ async function readOpened(
   const binary = head.subarray(0, BINARY_SNIFF_BYTES).includes(0);
   if (binary && media === undefined) throw fsFailure(TOOL_ID, 'binary', false);
   if (paged && !binary) {
-    const content = await readLines(handle, request.offset ?? 0, request.limit);
+    const content = await readLines(handle, request.offset ?? 0, request.limit, signal);
     return {
       content,
       mimeType: mimeTypeOf(opened.path, false),
@@ -115,6 +121,7 @@ async function readLines(
   handle: FileHandle,
   offset: number,
   limit: number | undefined,
+  signal: AbortSignalLike | undefined,
 ): Promise<string> {
   const end = limit === undefined ? Number.POSITIVE_INFINITY : offset + limit;
   const chunk = Buffer.allocUnsafe(PAGE_CHUNK_BYTES);
@@ -123,6 +130,9 @@ async function readLines(
   let line = 0;
   let position = 0;
   while (line < end) {
+    // Between chunks: an abandoned read stops, and no page scans past its budget.
+    throwIfAborted(TOOL_ID, signal);
+    if (position >= MAX_PAGE_SCAN_BYTES) throw fsFailure(TOOL_ID, 'too_large', false);
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
     if (bytesRead === 0) break;
     position += bytesRead;

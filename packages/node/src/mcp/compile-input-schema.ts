@@ -1,6 +1,37 @@
+import { createRequire } from 'node:module';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ToolArgsInvalidError, type ToolArgsIssue, type ToolId } from '@toolhost/core';
+import { RE2JS } from 're2js';
+
+type SdkAjv = NonNullable<ConstructorParameters<typeof AjvJsonSchemaValidator>[0]>;
+type SdkAjvConstructor = new (options: object) => SdkAjv;
+
+// The SDK's own ajv (and ajv-formats), resolved from the SDK's location: the same validator the
+// SDK would build by default, only with a linear-time pattern engine plugged in.
+const sdkRequire = createRequire(
+  createRequire(import.meta.url).resolve('@modelcontextprotocol/sdk/validation/ajv'),
+);
+const Ajv = (sdkRequire('ajv') as { readonly Ajv: SdkAjvConstructor }).Ajv;
+const addFormats = (sdkRequire('ajv-formats') as { readonly default: (ajv: SdkAjv) => unknown })
+  .default;
+
+/**
+ * `pattern` and `patternProperties` come from the MCP server: under the native backtracking
+ * engine a hostile `^(a+)+$` stalls the event loop for seconds on one argument. RE2 matches in
+ * linear time; what it cannot express (backreferences, lookaheads) fails to compile, so the tool
+ * is dropped instead of its pattern being run on a backtracking engine.
+ */
+const linearRegExp = Object.assign(
+  (pattern: string, flags: string): { test(input: string): boolean; toString(): string } => {
+    // ajv asks only for `u`; any other flag would change what the pattern means.
+    if (flags !== '' && flags !== 'u') throw new TypeError('toolhost: unsupported pattern flags');
+    const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    // ajv keys its compiled patterns by `toString()`: each pattern keeps its own key.
+    return { test: (input) => compiled.test(input), toString: () => pattern };
+  },
+  { code: 're2js' },
+);
 
 /** Validates one tool's arguments; throws `ToolArgsInvalidError` naming fields, never values. */
 export type McpArgsValidator = (raw: unknown) => Record<string, unknown>;
@@ -12,7 +43,7 @@ export type McpArgsValidator = (raw: unknown) => Record<string, unknown>;
 export function compileInputSchema(toolId: ToolId, inputSchema: object): McpArgsValidator {
   // A fresh ajv per tool: ajv caches by `$id`, so a shared instance would let one tool's schema
   // (or another server's) silently stand in for a second schema that reuses the same `$id`.
-  const validate = new AjvJsonSchemaValidator().getValidator<Record<string, unknown>>(
+  const validate = new AjvJsonSchemaValidator(createAjv()).getValidator<Record<string, unknown>>(
     inputSchema as JsonSchemaType,
   );
   return (raw) => {
@@ -24,6 +55,19 @@ export function compileInputSchema(toolId: ToolId, inputSchema: object): McpArgs
     if (result.valid) return args as Record<string, unknown>;
     throw new ToolArgsInvalidError(toolId, toArgsIssues(result.errorMessage));
   };
+}
+
+// The SDK's default options, plus the linear-time pattern engine.
+function createAjv(): SdkAjv {
+  const ajv = new Ajv({
+    strict: false,
+    validateFormats: true,
+    validateSchema: false,
+    allErrors: true,
+    code: { regExp: linearRegExp },
+  });
+  addFormats(ajv);
+  return ajv;
 }
 
 // ajv's errorsText joins `data<instancePath> <message>` with ", ". Messages never carry the

@@ -62,6 +62,7 @@ describe('createMcpArm against the fixture server', () => {
       'mcp_fx___proto__',
       'mcp_fx_env',
       'mcp_fx_spawn_child',
+      'mcp_fx_hostile_pattern',
       'mcp_quick_slow',
     ]);
   });

@@ -7,15 +7,21 @@ export interface ProcessSpillTarget {
   readonly writable: Writable;
   /** What the model pages with `read_file` (a readable path on the Node host). */
   readonly ref: string;
+  /** Bytes a spill quota let into the file so far; fewer than the stream's means it was cut. */
+  readonly keptBytes?: () => number;
 }
 
 /** Opens a spill target for one stream of one call; the output store owns its lifetime. */
 export type OpenProcessSpill = (stream: 'stdout' | 'stderr') => Promise<ProcessSpillTarget>;
 
-/** A captured stream: the bounded text and, when cut, how big the whole stream was. */
+/**
+ * A captured stream: the bounded text and, when cut, how big the whole stream was; `spilledBytes`
+ * when a spill quota cut the spill file too (it then holds only the stream's first bytes).
+ */
 export interface CapturedOutput {
   readonly text: string;
-  readonly truncated?: SpilledResult | { readonly byteLength: number };
+  readonly truncated?:
+    (SpilledResult & { readonly spilledBytes?: number }) | { readonly byteLength: number };
 }
 
 /**
@@ -107,12 +113,20 @@ export async function captureOutput(
   const tailKept = tailBuffer.subarray(Math.max(0, tailBuffer.length - tailLimit));
   const omitted = total - head.length - tailKept.length;
   let truncated: CapturedOutput['truncated'] = { byteLength: total };
+  let unavailable = 'no spill';
   if (spill !== undefined && !spillBroken) {
     const finished = await finishSpill(spill.writable);
-    if (finished) truncated = { ref: spill.ref, byteLength: total };
+    const kept = spill.keptBytes?.() ?? total;
+    if (finished && kept === 0) unavailable = 'spill quota reached';
+    else if (finished && kept < total)
+      truncated = { ref: spill.ref, byteLength: total, spilledBytes: kept };
+    else if (finished) truncated = { ref: spill.ref, byteLength: total };
   }
-  const where =
-    'ref' in truncated ? `full output at ${truncated.ref}` : 'full output unavailable (no spill)';
+  const where = !('ref' in truncated)
+    ? `full output unavailable (${unavailable})`
+    : truncated.spilledBytes === undefined
+      ? `full output at ${truncated.ref}`
+      : `only the first ${truncated.spilledBytes} bytes at ${truncated.ref} (spill quota reached)`;
   const marker = `\n[… truncated: ${omitted} bytes of ${total} omitted; ${where} …]\n`;
   return {
     text: decodeHead(head) + marker + decodeTail(tailKept),

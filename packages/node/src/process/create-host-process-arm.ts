@@ -33,7 +33,7 @@ export function createHostProcessArm(parts: NodeHostParts): { readonly process?:
       stateDir,
       ...(egress === undefined ? {} : { egress: sandboxEgressSeams(egress) }),
     },
-    openSpill: createSpillOpener(outputStore.directory),
+    openSpill: createSpillOpener(outputStore.directory, outputStore.quota),
     resolveCwd: async (root, requested) => {
       if (requested === undefined || requested === '') return root;
       let opened;
@@ -47,7 +47,10 @@ export function createHostProcessArm(parts: NodeHostParts): { readonly process?:
       return opened.path;
     },
   });
-  return { process };
+  // Each spawn is one call of the spill quota: its stdout and stderr share one budget.
+  const spawn: ProcessArm['spawn'] = (command, args, declaredEnv, opts, signal) =>
+    outputStore.quota.runCall(() => process.spawn(command, args, declaredEnv, opts, signal));
+  return { process: { ...process, spawn } };
 }
 
 // The proxy of a network allowance resolves and dials exactly as the egress arm does.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AbortSignalLike, ProcessCapability, ProcessResult, SpawnOpts } from '@toolhost/core';
 import { ToolPolicyError } from '@toolhost/core';
 import { buildChildEnv } from './build-child-env.js';
+import { neutraliseGitDrivers } from './neutralise-git-drivers.js';
 import type { OpenProcessSpill } from './capture-output.js';
 import type { ProcessOutputObserver } from './process-output-observer.js';
 import {
@@ -149,7 +150,7 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
       signal?: AbortSignalLike,
     ): Promise<ProcessResult> {
       // Env first: a hijack attempt is fatal whatever else is wrong with the call.
-      const env = buildChildEnv(hostEnv, declaredEnv, toolId);
+      const baseEnv = buildChildEnv(hostEnv, declaredEnv, toolId);
       if (args.some((arg) => arg.includes('\0'))) throw new ToolPolicyError(toolId, 'invalid_path');
       const cwd = await resolved.resolveCwd(root, opts.cwd);
       const file = await resolveExecutable({
@@ -159,6 +160,8 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
         root,
         toolId,
       });
+      // A repository's drivers are named by the repository: only its own config lists them.
+      const env = await neutraliseGitDrivers({ toolId, file, cwd, env: baseEnv, signal });
       let containment: ContainmentInfo;
       let prepared: PreparedSandbox | undefined;
       if (sandbox.mode === 'required') {

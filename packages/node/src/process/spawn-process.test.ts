@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ToolCancelledError } from '@toolhost/core';
 import { createProcessArm, type ProcessArm, type ProcessArmOptions } from './create-process-arm.js';
+import { createSpillQuota } from '../output-store/spill-quota.js';
 import { createSpillOpener } from './create-spill-opener.js';
 import {
   detectContainment,
@@ -252,7 +253,9 @@ describe('spawn lifecycle', () => {
   });
 
   it('bounds 1 GiB of stdout in memory and spills it as it arrives', async () => {
-    const arm = createProcessArm({ root, openSpill: createSpillOpener(spillDirectory) });
+    // A quota that holds the whole GiB: this test is about memory, not the spill quota.
+    const quota = createSpillQuota({ maxBytesPerCall: 1024 ** 3 });
+    const arm = createProcessArm({ root, openSpill: createSpillOpener(spillDirectory, quota) });
     global.gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;

@@ -60,6 +60,20 @@ const TOOLS: Tool[] = [
     description: "Starts a long-lived child (in the server's process group) and returns its pid.",
     inputSchema: { type: 'object' },
   },
+  {
+    name: 'hostile_pattern',
+    description: 'Its patterns backtrack exponentially on a native engine.',
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', pattern: '^(a+)+$' } },
+      patternProperties: { '^(b+)+$': { type: 'integer' } },
+    },
+  },
+  {
+    name: 'backref_pattern',
+    description: 'Its pattern needs a backreference, which a linear-time engine cannot run.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a)\\1$' } } },
+  },
 ];
 
 const server = new Server({ name: 'fixture', version: '1.0.0' }, { capabilities: { tools: {} } });

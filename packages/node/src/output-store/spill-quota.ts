@@ -1,0 +1,66 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** How much one call and one run may write to the spill directory. */
+export interface SpillQuotaOptions {
+  /** Everything one call spills: its stdout, its stderr and its bounded result. */
+  readonly maxBytesPerCall?: number;
+  /** Everything the run spills, over all its calls. */
+  readonly maxBytesPerRun?: number;
+}
+
+/** A hostile `cat /dev/zero` once spilled 2.4 GiB in 5 s: one call gets this much, no more. */
+export const DEFAULT_SPILL_BYTES_PER_CALL = 256 * 1024 * 1024;
+/** The run's whole spill directory, whatever the number of calls. */
+export const DEFAULT_SPILL_BYTES_PER_RUN = 1024 * 1024 * 1024;
+
+/** What one call may still spill; every byte granted is charged to the call and to the run. */
+export interface SpillBudget {
+  /** Grants up to `bytes` (fewer, down to 0, once the call or the run is spent). */
+  take(bytes: number): number;
+  /** Grants all of `bytes` or nothing: a spilled result is whole or not spilled. */
+  takeAll(bytes: number): boolean;
+}
+
+/** The run's spill quota, and the budget of the call in progress. */
+export interface SpillQuota {
+  /** Runs `work` as one call: every spill inside it (in any async continuation) shares a budget. */
+  runCall<T>(work: () => Promise<T>): Promise<T>;
+  /** The budget of the call in progress; outside `runCall`, a spill is a call of its own. */
+  callBudget(): SpillBudget;
+}
+
+/** Checks the limits and creates the run's quota; a bad limit fails at creation. */
+export function createSpillQuota(options: SpillQuotaOptions = {}): SpillQuota {
+  const perCall = checkLimit(options.maxBytesPerCall, DEFAULT_SPILL_BYTES_PER_CALL, 'Call');
+  const perRun = checkLimit(options.maxBytesPerRun, DEFAULT_SPILL_BYTES_PER_RUN, 'Run');
+  let runLeft = perRun;
+  // The call is found through its async context, not an argument: a process call's stdout and
+  // stderr are spilled from deep inside the spawn, which knows nothing of calls.
+  const current = new AsyncLocalStorage<SpillBudget>();
+
+  const openCall = (): SpillBudget => {
+    let callLeft = perCall;
+    const take = (bytes: number): number => {
+      const granted = Math.max(0, Math.min(bytes, callLeft, runLeft));
+      callLeft -= granted;
+      runLeft -= granted;
+      return granted;
+    };
+    return {
+      take,
+      takeAll: (bytes) => bytes <= Math.min(callLeft, runLeft) && take(bytes) === bytes,
+    };
+  };
+
+  return {
+    runCall: (work) => current.run(openCall(), work),
+    callBudget: () => current.getStore() ?? openCall(),
+  };
+}
+
+function checkLimit(value: number | undefined, fallback: number, label: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new TypeError(`toolhost: spillQuota.maxBytesPer${label} must be a non-negative integer`);
+  return value;
+}
