@@ -202,6 +202,9 @@ describe('toolhost serve over stdio', () => {
     const serve = await connectServe([
       '--root',
       proxied,
+      // Named explicitly, so given rather than needing a recorded approval.
+      '--config',
+      path.join(proxied, 'toolhost.config.json'),
       '--state-dir',
       path.join(sandbox, 'state'),
       '--mode',

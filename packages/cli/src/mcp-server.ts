@@ -19,6 +19,8 @@ export type McpServeTransport =
       readonly kind: 'http';
       /** 0 (default) picks a free port; the host is always 127.0.0.1. */
       readonly port?: number;
+      /** Also write the per-start token to this new 0600 file (removed on close). */
+      readonly tokenFile?: string;
     };
 
 /**
@@ -36,7 +38,7 @@ export type McpServerOptions = (ToolServerOptions | McpServeSessionOptions) & {
 
 /** A running (or, for the session shape, finished) MCP server. */
 export interface RunningMcpServer {
-  /** The Streamable HTTP endpoint, when serving over HTTP. */
+  /** The Streamable HTTP endpoint with its token (`…/mcp?token=…`), when serving over HTTP. */
   readonly url?: string;
   /** Settles when a stdio client hung up (stdin ended) or `close()` ran. */
   readonly closed: Promise<void>;
@@ -82,6 +84,7 @@ async function listen(
     const served = await serveHttp({
       port: transport.port ?? 0,
       createServer: () => createToolServer(options),
+      ...(transport.tokenFile === undefined ? {} : { tokenFile: transport.tokenFile }),
     });
     return {
       url: served.url,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { approveConfig, runCli } from './run-cli.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 describe('toolhost: usage and configuration', () => {
@@ -69,8 +69,8 @@ describe('toolhost: usage and configuration', () => {
   });
 
   it('init writes a starter config that validates, and refuses to overwrite it', async () => {
-    const first = await runCli(['init'], { cwd: ws.root });
-    const second = await runCli(['init'], { cwd: ws.root });
+    const first = await runCli(['init', ...ws.stateFlags], { cwd: ws.root });
+    const second = await runCli(['init', ...ws.stateFlags], { cwd: ws.root });
     const doctor = await runCli(['doctor', ...ws.stateFlags], { cwd: ws.root });
 
     expect(first.code).toBe(0);
@@ -83,6 +83,7 @@ describe('toolhost: usage and configuration', () => {
 
   it('lets a flag override the config file', async () => {
     await ws.write('toolhost.config.json', '{"tools": ["read_file"]}');
+    await approveConfig(ws);
 
     const run = await runCli(['tools', '--tools', 'list_directory', ...ws.stateFlags], {
       cwd: ws.root,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { approveConfig, runCli } from './run-cli.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 // Where bubblewrap works here; the CLI's own Linux default then holds (`required`).
@@ -62,6 +62,7 @@ describe('toolhost: the process sandbox', () => {
 
   it('lets --sandbox win over process.sandbox in the config', async () => {
     await ws.write('toolhost.config.json', '{"process": {"sandbox": "required"}}');
+    await approveConfig(ws);
 
     const report = await doctorJson(['--sandbox', 'off']);
 
@@ -74,6 +75,7 @@ describe('toolhost: the process sandbox', () => {
       'toolhost.config.json',
       '{"process": {"network": {"allowedDomains": ["registry.npmjs.org"]}}}',
     );
+    await approveConfig(ws);
 
     const report = await doctorJson([
       '--sandbox',
@@ -109,6 +111,7 @@ describe('toolhost: the process sandbox', () => {
         },
       }),
     );
+    await approveConfig(ws);
 
     const result = await run(['doctor', '--sandbox', 'required']);
 
@@ -143,6 +146,7 @@ describe('toolhost: the process sandbox', () => {
         },
       }),
     );
+    await approveConfig(ws);
 
     const result = await runCli(['serve', '--sandbox', 'required', ...ws.stateFlags], {
       cwd: ws.root,

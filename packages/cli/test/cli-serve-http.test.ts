@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,9 +37,57 @@ describe('toolhost serve --http', () => {
     const [code] = (await once(child, 'exit')) as [number | null];
 
     expect(new URL(url).hostname).toBe('127.0.0.1');
+    expect(new URL(url).searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(listed.tools.map((tool) => tool.name)).toContain('read_file');
     expect(JSON.stringify(read.content)).toContain('hello from notes');
     expect(code).toBe(0);
+  });
+
+  it('refuses a client without the token and serves one reading --token-file', async () => {
+    const tokenFile = path.join(ws.stateDir, '..', 'serve-token');
+    child = spawn(
+      process.execPath,
+      binArgv(['serve', '--http', '--token-file', tokenFile, ...ws.stateFlags]),
+      { cwd: ws.root, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const bare = new URL(await endpointOf(child));
+    bare.search = '';
+    const mode = (await stat(tokenFile)).mode & 0o777;
+    const token = (await readFile(tokenFile, 'utf8')).trim();
+    const stranger = new Client({ name: 'cli-http-stranger', version: '0' });
+    const refused = stranger.connect(new StreamableHTTPClientTransport(bare));
+    await expect(refused).rejects.toMatchObject({ code: 401 });
+    const client = new Client({ name: 'cli-http-test', version: '0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(bare, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+
+    const listed = await client.listTools();
+    await client.close();
+    child.kill('SIGINT');
+    const [code] = (await once(child, 'exit')) as [number | null];
+
+    expect(mode).toBe(0o600);
+    expect(listed.tools.map((tool) => tool.name)).toContain('read_file');
+    expect(code).toBe(0);
+    expect(existsSync(tokenFile)).toBe(false);
+  });
+
+  it('refuses --token-file without --http', async () => {
+    child = spawn(
+      process.execPath,
+      binArgv(['serve', '--token-file', path.join(ws.root, 'token'), ...ws.stateFlags]),
+      { cwd: ws.root, env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+
+    const [code] = (await once(child, 'exit')) as [number | null];
+
+    expect(code).toBe(2);
+    expect(stderr).toContain('--token-file needs --http');
   });
 
   it('refuses a port that is not a number', async () => {

@@ -87,3 +87,12 @@ export function callCli(
     ...(input === undefined ? {} : { input }),
   });
 }
+
+/** `toolhost config approve` in a workspace, as a user does after writing its config. */
+export async function approveConfig(ws: {
+  readonly root: string;
+  readonly stateFlags: readonly string[];
+}): Promise<void> {
+  const run = await runCli(['config', 'approve', ...ws.stateFlags], { cwd: ws.root });
+  if (run.code !== 0) throw new Error(`toolhost config approve failed: ${run.stderr}`);
+}

@@ -71,6 +71,32 @@ describe('createConfirmHook', () => {
     expect(decision).toMatchObject({ outcome: 'reject', reason: expect.stringMatching(/--json/) });
   });
 
+  it.each(['.mcp.json', '.claude/settings.json', '.vscode/tasks.json', '.devcontainer/x.json'])(
+    'refuses the agent/editor config %s in auto mode when no human can answer',
+    async (target) => {
+      const confirm = createConfirmHook({ mode: 'auto', paths, nonInteractiveReason: '--json' });
+
+      const decision = await confirm(write(target));
+
+      expect(decision).toMatchObject({
+        outcome: 'reject',
+        reason: expect.stringMatching(/--json/),
+      });
+    },
+  );
+
+  it('asks before an agent config in auto mode, and approves package.json unasked', async () => {
+    const prompter = scripted({ choice: 'no' });
+    const confirm = createConfirmHook({ mode: 'auto', prompter, paths });
+
+    const agentConfig = await confirm(write('.cursor/mcp.json'));
+    const manifest = await confirm(write('package.json'));
+
+    expect(agentConfig.outcome).toBe('reject');
+    expect(prompter.asked[0]?.note).toMatch(/protected path/);
+    expect(manifest).toEqual({ outcome: 'approve' });
+  });
+
   it('refuses in accept-edits mode without a terminal, saying how to allow it', async () => {
     const confirm = createConfirmHook({ mode: 'accept-edits', paths });
 

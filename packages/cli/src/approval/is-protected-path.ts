@@ -10,49 +10,195 @@ export interface ProtectedPathContext {
   readonly files?: readonly string[];
 }
 
-// Names whose modification changes what runs next (VCS hooks, CI, shells, credentials): `auto`
-// never writes them without a human, even where the host's write floor would allow it.
-const PROTECTED_COMPONENTS: ReadonlySet<string> = new Set([
+// Names whose modification changes what runs next, or where secrets go, without the user reviewing
+// it: `auto` never writes them without a human, even where the host's write floor would allow it.
+// Matched case-folded against EVERY component of the path (a directory or the file itself), so a
+// nested `AGENTS.md` or `sub/.envrc`, read when the tool starts there, counts too. `name*` is a
+// prefix and `*name` a suffix. What stays writable, on purpose: ordinary sources the user reviews
+// and runs knowingly (`Makefile`, `package.json`, `Dockerfile`, build and lint configs), and
+// version pins that only choose among released toolchains (`.nvmrc`, `.python-version`).
+const PROTECTED_NAMES: readonly string[] = [
+  // Version control: hooks, config and attributes run filters and hooks on the next git command.
   '.git',
-  '.github',
-  '.gitlab-ci.yml',
+  '.gitconfig',
+  '.gitattributes',
+  '.gitmodules',
+  '.lfsconfig',
+  '.githooks',
+  '.git-hooks',
+  // Git hook managers and the commands they run on commit or push.
   '.husky',
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.docker',
+  '.pre-commit-config.yaml',
+  'lefthook*',
+  '.lefthook*',
+  '.simple-git-hooks*',
+  'simple-git-hooks*',
+  '.overcommit.yml',
+  '.lintstagedrc*',
+  'lint-staged.config.*',
+  '.commitlintrc*',
+  'commitlint.config.*',
+  // CI and deploy pipelines: run on the next push, with the repository's secrets.
+  '.github',
+  '.gitlab',
+  '.gitlab-ci.yml',
+  '.gitea',
+  '.forgejo',
+  '.circleci',
+  'jenkinsfile*',
+  '.travis.yml',
+  'azure-pipelines.yml',
+  'azure-pipelines.yaml',
+  '.azure-pipelines',
+  'bitbucket-pipelines.yml',
+  '.buildkite',
+  '.drone.yml',
+  '.woodpecker',
+  '.woodpecker.yml',
+  '.woodpecker.yaml',
+  'appveyor.yml',
+  '.appveyor.yml',
+  '.cirrus.yml',
+  '.semaphore',
+  '.tekton',
+  '.teamcity',
+  'bitrise.yml',
+  'codemagic.yaml',
+  'cloudbuild.yaml',
+  'cloudbuild.yml',
+  'buildspec.yml',
+  'netlify.toml',
+  'vercel.json',
+  // Coding agents: MCP servers, hooks and allow-lists start commands on the next session, outside
+  // any sandbox; their instruction files steer that session, so they are protected too.
+  '.mcp.json',
+  '.claude*',
+  'claude.md',
+  'claude.local.md',
+  'agents.md',
+  '.cursor*',
+  '.gemini*',
+  'gemini.md',
+  '.codex*',
+  '.aider*',
+  '.continue*',
+  '.windsurf*',
+  '.codeium',
+  '.amazonq',
+  '.cline*',
+  '.roo',
+  '.roomodes',
+  '.rooignore',
+  '.kilocode*',
+  '.opencode*',
+  'opencode.json*',
+  '.crush*',
+  'crush.json',
+  '.junie',
+  '.kiro',
+  '.qwen',
+  '.trae',
+  '.augment*',
+  '.goose*',
+  '.openhands*',
+  // Editors: workspace tasks run on folder open, settings pick interpreters and MCP servers,
+  // local vim/emacs files are evaluated on open.
   '.vscode',
+  '*.code-workspace',
   '.idea',
-  '.config',
-]);
-
-const PROTECTED_BASENAMES: ReadonlySet<string> = new Set([
+  '.fleet',
+  '.vs',
+  '.zed',
+  '.exrc',
+  '.vimrc',
+  '.nvimrc',
+  '.nvim.lua',
+  '.lazy.lua',
+  '.dir-locals*',
+  // Development environments: run on `cd`, on container or workspace open, or pick the binaries
+  // every later command runs (`.tool-versions` accepts `path:` versions).
+  '.envrc',
+  '.env',
+  '.env.*',
+  '.devcontainer',
+  '.devcontainer.json',
+  '.gitpod*',
+  '.replit',
+  'replit.nix',
+  '.idx',
+  'devbox.json',
+  'flake.nix',
+  'shell.nix',
+  'devenv.nix',
+  'devenv.yaml',
+  'devenv.local.nix',
+  '.tool-versions',
+  '.mise*',
+  'mise',
+  'mise.*',
+  '.rtx.toml',
+  // Package managers: registries, credentials, and code run on every install or invocation.
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.yarn',
+  '.pnpmfile*',
+  'bunfig.toml',
+  '.pypirc',
+  '.cargo',
+  '.m2',
+  '.gradle',
+  // Shells and per-user config: startup files run in every new shell; `.config` holds fish, git,
+  // mise and CLI credentials alike.
   '.bashrc',
   '.bash_profile',
   '.bash_login',
+  '.bash_logout',
   '.profile',
   '.zshrc',
   '.zshenv',
   '.zprofile',
   '.zlogin',
+  '.zlogout',
   'config.fish',
-  '.gitconfig',
-  '.gitattributes',
-  '.gitmodules',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
+  '.config',
+  // Credentials and the tools that hand them out (kubeconfig exec plugins run commands).
+  '.ssh',
+  '.aws',
+  '.azure',
+  '.gnupg',
+  '.docker',
+  '.kube',
   '.netrc',
-  '.pypirc',
-  '.envrc',
+  '.git-credentials',
+  '.pgpass',
+  // toolhost itself.
   'toolhost.config.json',
-]);
+];
+
+const EXACT_NAMES: ReadonlySet<string> = new Set(
+  PROTECTED_NAMES.filter((name) => !name.startsWith('*') && !name.endsWith('*')),
+);
+const NAME_PREFIXES = PROTECTED_NAMES.filter((name) => name.endsWith('*')).map((name) =>
+  name.slice(0, -1),
+);
+const NAME_SUFFIXES = PROTECTED_NAMES.filter((name) => name.startsWith('*')).map((name) =>
+  name.slice(1),
+);
+
+function isProtectedName(component: string): boolean {
+  return (
+    EXACT_NAMES.has(component) ||
+    NAME_PREFIXES.some((prefix) => component.startsWith(prefix)) ||
+    NAME_SUFFIXES.some((suffix) => component.endsWith(suffix))
+  );
+}
 
 /**
  * True when a write target needs a human even in `auto` mode: outside the root, the config file,
- * the state dir, VCS/CI/shell/credential files. Judged on the UNREDACTED path: the scrubbed
- * preview can turn `.ssh/...` into an innocent-looking `[redacted]`. Judged twice: as written, and
- * where it really lands, because a symlinked directory in the checkout (`ci -> .github`) would
+ * the state dir, or a place another tool executes without review (`PROTECTED_NAMES`). Judged on
+ * the UNREDACTED path: the scrubbed preview can turn `.ssh/...` into an innocent-looking
+ * `[redacted]`. Judged twice: as written, and where it really lands, because a symlinked directory in the checkout (`ci -> .github`) would
  * otherwise give a protected place an innocent name.
  */
 export function isProtectedPath(target: string, context: ProtectedPathContext): boolean {
@@ -71,11 +217,7 @@ function isProtectedLexically(resolved: string, context: ProtectedPathContext): 
   if (context.configFile !== undefined && samePath(resolved, context.configFile)) return true;
   if (context.stateDir !== undefined && isWithin(resolved, context.stateDir)) return true;
   if (context.files?.some((file) => samePath(resolved, file)) === true) return true;
-  const components = relative.split(path.sep).map(normaliseComponent);
-  const basename = components.at(-1) ?? '';
-  if (components.some((component) => PROTECTED_COMPONENTS.has(component))) return true;
-  if (PROTECTED_BASENAMES.has(basename)) return true;
-  return basename === '.env' || basename.startsWith('.env.');
+  return relative.split(path.sep).map(normaliseComponent).some(isProtectedName);
 }
 
 /**

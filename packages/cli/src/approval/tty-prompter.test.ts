@@ -91,4 +91,22 @@ describe('createTtyPrompter', () => {
     expect(text).not.toContain('\x1b');
     expect(text).toContain('command: rm -rf ~^[[2K^M^J  command: ls');
   });
+
+  it('shows bidi and zero-width characters escaped, in the target and the tool id', () => {
+    const text = renderPrompt({
+      toolId: 'mcp__docs__write\u200B',
+      action: 'fs_write',
+      preview: { path: 'notes/\u202Egpj.sh' },
+    });
+
+    expect(text).not.toMatch(/[\u202E\u200B]/u);
+    expect(text).toContain('path:    notes/\\u202Egpj.sh');
+    expect(text).toContain('mcp__docs__write\\u200B wants to write a file');
+  });
+
+  it('leaves an ordinary Unicode target as it is', () => {
+    const text = renderPrompt({ ...prompt, preview: { command: 'cat résumé/日本.md' } });
+
+    expect(text).toContain('command: cat résumé/日本.md');
+  });
 });

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { AbortSignalLike } from '@toolhost/core';
-import { sanitizeLineForTerminal } from '../terminal/sanitize-for-terminal.js';
 import type { ApprovalAnswer, ApprovalPrompt, ApprovalPrompter } from './approval-prompter.js';
+import { escapeForPrompt } from './escape-for-prompt.js';
 
 /** Streams the prompt talks through: stderr for the question, stdin for the answer. */
 export interface PromptStreams {
@@ -44,13 +44,15 @@ export function createTtyPrompter(streams: PromptStreams): ApprovalPrompter {
 
 /** The prompt text; exported for the unit test. */
 export function renderPrompt(prompt: ApprovalPrompt): string {
-  const lines = [`\ntoolhost: ${prompt.toolId} wants to ${ACTION_LABELS[prompt.action]}`];
-  // The target is model-controlled: an escape sequence or a newline in it could redraw the
-  // prompt to show something harmless, so it is printed inert.
+  // The target (and an MCP tool's id) is model-controlled: an escape sequence, a newline or a
+  // bidi override in it could redraw the prompt to show something harmless, so it is printed inert.
+  const lines = [
+    `\ntoolhost: ${escapeForPrompt(prompt.toolId)} wants to ${ACTION_LABELS[prompt.action]}`,
+  ];
   const { path, command, host } = prompt.preview;
-  if (path !== undefined) lines.push(`  path:    ${sanitizeLineForTerminal(path)}`);
-  if (command !== undefined) lines.push(`  command: ${sanitizeLineForTerminal(command)}`);
-  if (host !== undefined) lines.push(`  host:    ${sanitizeLineForTerminal(host)}`);
+  if (path !== undefined) lines.push(`  path:    ${escapeForPrompt(path)}`);
+  if (command !== undefined) lines.push(`  command: ${escapeForPrompt(command)}`);
+  if (host !== undefined) lines.push(`  host:    ${escapeForPrompt(host)}`);
   if (prompt.note !== undefined) lines.push(`  (${prompt.note})`);
   // A model can shape a target so the scrub hides it; say so instead of looking "protected".
   if (Object.values(prompt.preview).some((field) => field?.includes('[redacted]') === true)) {

@@ -47,6 +47,12 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
         platform: `${process.platform}-${process.arch}`,
         root: settings.root,
         configFile: settings.configLoaded ? settings.configFile : null,
+        // A workspace config that loaded was approved; one named with --config needs no record.
+        configApproval: settings.configLoaded
+          ? options.config === undefined
+            ? 'approved'
+            : 'given with --config'
+          : null,
         stateDir: settings.stateDir,
         arms,
         helpers,
@@ -102,6 +108,11 @@ type DoctorReport = {
   readonly notRegistered: readonly string[];
 } & Record<string, unknown>;
 
+function renderConfig(report: DoctorReport): string {
+  if (report['configFile'] === null) return '(none: defaults)';
+  return `${String(report['configFile'])} (${String(report['configApproval'])})`;
+}
+
 function renderDoctor(report: DoctorReport, settings: EffectiveSettings): string {
   const yesNo = (entries: Record<string, boolean>) =>
     Object.entries(entries)
@@ -110,7 +121,7 @@ function renderDoctor(report: DoctorReport, settings: EffectiveSettings): string
   const lines = [
     `toolhost doctor — node ${String(report['node'])} on ${String(report['platform'])}`,
     `root:       ${String(report['root'])}`,
-    `config:     ${String(report['configFile'] ?? '(none: defaults)')}`,
+    `config:     ${renderConfig(report)}`,
     `state dir:  ${String(report['stateDir'])}`,
     `arms:       ${yesNo(report.arms)}`,
     `helpers:    ${yesNo(report.helpers)}`,

@@ -2,10 +2,16 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CliUsageError } from '../cli-error.js';
+import {
+  configApprovalKey,
+  hashConfigBytes,
+  recordConfigApproval,
+} from '../config/config-approval.js';
 import { CONFIG_FILE_NAME } from '../config/load-config.js';
 import { parseConfig } from '../config/load-config.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from './cli-io.js';
+import { stateDirFromOptions } from './policy-options.js';
 
 /**
  * The starter config. JSON has no comments, so the schema admits two keys for humans: `$schema`
@@ -38,14 +44,15 @@ export const STARTER_CONFIG = {
   credentials: {},
 } as const;
 
-/** `toolhost init`: writes the starter config into the root (never over an existing file). */
+/** `toolhost init`: writes the starter config into the root (never over an existing file), approved. */
 export function registerInit(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
     .command('init')
     .description(`write a starter ${CONFIG_FILE_NAME}`)
     .option('--root <dir>', 'where to write it (default: the current directory)')
     .option('--force', 'overwrite an existing config file')
-    .action((options: { root?: string; force?: boolean }) => {
+    .option('--state-dir <dir>', 'state directory, where its approval is recorded')
+    .action((options: { root?: string; force?: boolean; stateDir?: string }) => {
       const file = path.resolve(io.cwd, options.root ?? '.', CONFIG_FILE_NAME);
       const text = `${JSON.stringify(STARTER_CONFIG, null, 2)}\n`;
       // The starter must pass our own validation; a broken template would be a bad first impression.
@@ -60,7 +67,15 @@ export function registerInit(program: Command, io: CliIo, setExit: (code: number
             : `cannot write ${CONFIG_FILE_NAME} (${code})`,
         );
       }
-      io.stdout.write(`wrote ${CONFIG_FILE_NAME}; check it with \`toolhost doctor\`\n`);
+      // The bytes written here, not a re-read: a file swapped in meanwhile stays unapproved.
+      recordConfigApproval({
+        stateDir: stateDirFromOptions(options, io),
+        key: configApprovalKey(file),
+        sha256: hashConfigBytes(Buffer.from(text, 'utf8')),
+      });
+      io.stdout.write(
+        `wrote ${CONFIG_FILE_NAME} and approved it; after editing it, run \`toolhost config approve\`; check it with \`toolhost doctor\`\n`,
+      );
       setExit(EXIT_CODES.success);
     });
 }

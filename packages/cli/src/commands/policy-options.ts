@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { APPROVAL_MODES, FS_SCOPES, SANDBOX_MODES } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
 import {
+  defaultStateDir,
   resolveSettings,
   type EffectiveSettings,
   type SettingsFlags,
@@ -62,11 +63,16 @@ export function addPolicyOptions(command: Command): Command {
 /** Loads the config and applies the flags; throws `CliUsageError` on any problem. */
 export function settingsFromOptions(options: PolicyOptionValues, io: CliIo): EffectiveSettings {
   const root = path.resolve(io.cwd, options.root ?? '.');
+  // The approval record of a workspace config lives in the state dir the command will use.
+  const stateDir = stateDirFromOptions(options, io);
   // Errors name the file as the user typed it, never the resolved path.
-  const loaded =
-    options.config === undefined
-      ? loadConfig(root)
-      : loadConfig(root, path.resolve(io.cwd, options.config), options.config);
+  const loaded = loadConfig({
+    root,
+    stateDir,
+    ...(options.config === undefined
+      ? {}
+      : { explicitPath: path.resolve(io.cwd, options.config), label: options.config }),
+  });
   const flags: SettingsFlags = {
     ...(options.tools === undefined ? {} : { tools: options.tools }),
     ...(options.fsScope === undefined ? {} : { fsScope: options.fsScope }),
@@ -89,6 +95,13 @@ export function settingsFromOptions(options: PolicyOptionValues, io: CliIo): Eff
       : { sandboxAllowDomains: options.sandboxAllowDomain }),
   };
   return resolveSettings(root, loaded, flags);
+}
+
+/** The state dir `--state-dir` names, else the default one (absolute either way). */
+export function stateDirFromOptions(options: { readonly stateDir?: string }, io: CliIo): string {
+  return options.stateDir === undefined
+    ? defaultStateDir()
+    : path.resolve(io.cwd, options.stateDir);
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { CliUsageError } from '../cli-error.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -18,11 +19,15 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
     .option('--audit-log <file>', 'append one JSON line per tool_call / approval / result event')
     .option(
       '--http [port]',
-      'serve Streamable HTTP on 127.0.0.1 instead of stdio (Host/Origin checked; default: a free port)',
+      'serve Streamable HTTP on 127.0.0.1 instead of stdio (token and Host/Origin checked; default: a free port)',
     )
-    .action(async (options: PolicyOptionValues & { readonly http?: string | true }) => {
+    .option(
+      '--token-file <file>',
+      'with --http: also write the per-start token to this new file (0600, removed on exit)',
+    )
+    .action(async (options: ServeOptionValues) => {
       const settings = settingsFromOptions(options, io);
-      const transport = toTransport(options.http);
+      const transport = toTransport(options);
       // Loaded lazily so `call` and friends never pay for the MCP SDK.
       const { startMcpServer } = await import('../mcp-server.js');
       await startMcpServer({ settings, io, ...(transport === undefined ? {} : { transport }) });
@@ -30,12 +35,26 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
     });
 }
 
-function toTransport(http: string | true | undefined): { kind: 'http'; port: number } | undefined {
-  if (http === undefined) return undefined;
-  if (http === true) return { kind: 'http', port: 0 };
-  const port = Number(http);
+type ServeOptionValues = PolicyOptionValues & {
+  readonly http?: string | true;
+  readonly tokenFile?: string;
+};
+
+type HttpTransport = { kind: 'http'; port: number; tokenFile?: string };
+
+function toTransport({ http, tokenFile }: ServeOptionValues): HttpTransport | undefined {
+  if (http === undefined) {
+    // A token file without HTTP would silently protect nothing; say so instead.
+    if (tokenFile !== undefined) throw new CliUsageError('--token-file needs --http');
+    return undefined;
+  }
+  const port = http === true ? 0 : Number(http);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new CliUsageError('--http takes a port number between 0 and 65535');
   }
-  return { kind: 'http', port };
+  return {
+    kind: 'http',
+    port,
+    ...(tokenFile === undefined ? {} : { tokenFile: path.resolve(tokenFile) }),
+  };
 }

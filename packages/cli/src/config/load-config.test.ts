@@ -1,7 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configApprovalKey, hashConfigBytes, recordConfigApproval } from './config-approval.js';
+import { ConfigNotApprovedError } from './config-not-approved-error.js';
 import { loadConfig, parseConfig } from './load-config.js';
 import { locateJsonError } from './parse-json-with-position.js';
 
@@ -123,30 +126,148 @@ describe('parseConfig', () => {
 
 describe('loadConfig', () => {
   let dir = '';
+  let root = '';
+  let stateDir = '';
+  const configFile = () => join(root, 'toolhost.config.json');
+  const approveCurrent = async () => {
+    const bytes = await readFile(configFile());
+    recordConfigApproval({
+      stateDir,
+      key: configApprovalKey(configFile()),
+      sha256: hashConfigBytes(bytes),
+    });
+  };
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'toolhost-config-'));
+    dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-config-')));
+    root = join(dir, 'app');
+    stateDir = join(dir, 'state');
+    await mkdir(root);
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('uses defaults when the root has no config file', () => {
-    const loaded = loadConfig(dir);
+    const loaded = loadConfig({ root, stateDir });
 
     expect(loaded).toEqual({ config: {} });
   });
 
-  it('loads the root config file', async () => {
-    await writeFile(join(dir, 'toolhost.config.json'), '{"mode":"auto"}');
+  it('loads the root config file once its content is approved', async () => {
+    await writeFile(configFile(), '{"mode":"auto"}');
+    await approveCurrent();
 
-    const loaded = loadConfig(dir);
+    const loaded = loadConfig({ root, stateDir });
 
     expect(loaded.config.mode).toBe('auto');
-    expect(loaded.file).toBe(join(dir, 'toolhost.config.json'));
+    expect(loaded.file).toBe(configFile());
+  });
+
+  it('refuses a root config file that was never approved, naming the fix', async () => {
+    await writeFile(configFile(), '{"mode":"auto"}');
+
+    const attempt = () => loadConfig({ root, stateDir });
+
+    expect(attempt).toThrow(ConfigNotApprovedError);
+    expect(attempt).toThrow(/is not approved.*toolhost config approve.*--config/);
+  });
+
+  it('refuses a root config file changed by a single byte after approval', async () => {
+    await writeFile(configFile(), '{"mode":"ask"}');
+    await approveCurrent();
+    await writeFile(configFile(), '{"mode":"ask"} ');
+
+    const attempt = () => loadConfig({ root, stateDir });
+
+    expect(attempt).toThrow(/changed since it was approved/);
+  });
+
+  it('refuses an approved config read through another state dir', async () => {
+    await writeFile(configFile(), '{"mode":"ask"}');
+    await approveCurrent();
+
+    const attempt = () => loadConfig({ root, stateDir: join(dir, 'other-state') });
+
+    expect(attempt).toThrow(ConfigNotApprovedError);
+  });
+
+  it('refuses the approved bytes when they are planted in another root', async () => {
+    await writeFile(configFile(), '{"mode":"ask"}');
+    await approveCurrent();
+    await mkdir(join(dir, 'other'));
+    await writeFile(join(dir, 'other', 'toolhost.config.json'), '{"mode":"ask"}');
+
+    const attempt = () => loadConfig({ root: join(dir, 'other'), stateDir });
+
+    expect(attempt).toThrow(ConfigNotApprovedError);
+  });
+
+  it('refuses a config swapped for a symlink to a config approved elsewhere', async () => {
+    await mkdir(join(dir, 'other'));
+    await writeFile(join(dir, 'other', 'toolhost.config.json'), '{"mode":"auto"}');
+    recordConfigApproval({
+      stateDir,
+      key: configApprovalKey(join(dir, 'other', 'toolhost.config.json')),
+      sha256: hashConfigBytes(Buffer.from('{"mode":"auto"}')),
+    });
+    await symlink(join(dir, 'other', 'toolhost.config.json'), configFile());
+
+    const attempt = () => loadConfig({ root, stateDir });
+
+    expect(attempt).toThrow(ConfigNotApprovedError);
+  });
+
+  it('shares one approval between two spellings of the same root', async () => {
+    await writeFile(configFile(), '{"mode":"ask"}');
+    await approveCurrent();
+    await symlink(root, join(dir, 'alias'));
+
+    const loaded = loadConfig({ root: join(dir, 'alias'), stateDir });
+
+    expect(loaded.config.mode).toBe('ask');
+  });
+
+  it('reports a broken root config as broken before asking for approval', async () => {
+    await writeFile(configFile(), '{"tols": []}');
+
+    const attempt = () => loadConfig({ root, stateDir });
+
+    expect(attempt).toThrow(/unknown key "tols"/);
+  });
+
+  it('refuses a root config that is a FIFO without waiting on it', async () => {
+    execFileSync('mkfifo', [configFile()]);
+
+    const attempt = () => loadConfig({ root, stateDir });
+
+    expect(attempt).toThrow(/cannot read the config file \(not a regular file\)/);
+  });
+
+  it('loads an explicit config file without any approval record', async () => {
+    await writeFile(join(dir, 'given.json'), '{"mode":"plan"}');
+
+    const loaded = loadConfig({ root, stateDir, explicitPath: join(dir, 'given.json') });
+
+    expect(loaded.config.mode).toBe('plan');
   });
 
   it('refuses an explicit config file that does not exist', () => {
-    const attempt = () => loadConfig(dir, 'missing.json');
+    const attempt = () => loadConfig({ root, stateDir, explicitPath: 'missing.json' });
 
     expect(attempt).toThrow(/cannot read the config file \(ENOENT\)/);
+  });
+
+  it('never puts a path in a refusal message', async () => {
+    await writeFile(configFile(), '{"mode":"ask"}');
+
+    const error = (() => {
+      try {
+        loadConfig({ root, stateDir });
+      } catch (caught) {
+        return caught as Error;
+      }
+      return undefined;
+    })();
+
+    expect(error?.message).not.toContain(dir);
   });
 });
 

@@ -90,6 +90,7 @@ export function resolveSettings(
   const extraRoots = (flags.extraRoots ?? config.extraRoots ?? []).map((entry) =>
     path.resolve(base, entry),
   );
+  const sandbox = sandboxOf(config, flags);
   return {
     root,
     // Even before `init`, the default file name is on the floor so no tool can create it.
@@ -102,6 +103,8 @@ export function resolveSettings(
       allowedCommands: [...(flags.allowCommands ?? config.allowedCommands ?? [])],
       allowedCommandGlobs: [...(flags.allowCommandGlobs ?? config.allowedCommandGlobs ?? [])],
       allowedDomains: [...(flags.allowDomains ?? config.allowedDomains ?? [])],
+      // The engine's unsandboxed argument floor keys on the mode the process arm will enforce.
+      processSandbox: sandbox.sandbox,
     },
     mode,
     limits: {
@@ -109,7 +112,7 @@ export function resolveSettings(
       maxLines: positive(flags.maxLines, '--max-lines') ?? config.limits?.maxLines ?? 2_000,
     },
     budgets: budgetsOf(config),
-    ...sandboxOf(config, flags),
+    ...sandbox,
     toolConfig: config.toolConfig ?? {},
     mcpServers: config.mcpServers ?? {},
     credentials: config.credentials ?? {},

@@ -163,6 +163,26 @@ describe('createToolServer', () => {
     await server.close();
   });
 
+  it('shows the client a bidi override and a zero-width space escaped, never raw', async () => {
+    const asked: string[] = [];
+    const server = await serve('ask', {
+      elicit: (message: string) => {
+        asked.push(message);
+        return { action: 'decline' };
+      },
+    });
+
+    const attempt = server.client.callTool({
+      name: 'write_file',
+      arguments: { path: 'notes/\u202Egpj.sh\u200B', content: 'x' },
+    });
+
+    await expect(attempt).rejects.toThrow(/user_rejected/);
+    expect(asked.at(-1)).not.toMatch(/[\u202E\u200B]/u);
+    expect(asked.at(-1)).toContain('path: notes/\\u202Egpj.sh\\u200B');
+    await server.close();
+  });
+
   it('reports args that fail validation as a correctable isError result', async () => {
     const server = await serve('ask');
 

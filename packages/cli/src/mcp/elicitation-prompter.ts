@@ -6,6 +6,7 @@ import type {
   ApprovalPrompt,
   ApprovalPrompter,
 } from '../approval/approval-prompter.js';
+import { escapeForPrompt } from '../approval/escape-for-prompt.js';
 
 const CHOICES = {
   'approve once': 'once',
@@ -61,15 +62,17 @@ export function createElicitationPrompter(
   };
 }
 
+// The client shows this text to its human as is: a model-controlled newline could fake a line and
+// a bidi override could reverse one, so each value is escaped exactly as in the terminal prompt.
 function describePrompt(prompt: ApprovalPrompt): string {
   const { path, command, host } = prompt.preview;
   const target = [
-    path === undefined ? undefined : `path: ${path}`,
-    command === undefined ? undefined : `command: ${command}`,
-    host === undefined ? undefined : `host: ${host}`,
+    path === undefined ? undefined : `path: ${escapeForPrompt(path)}`,
+    command === undefined ? undefined : `command: ${escapeForPrompt(command)}`,
+    host === undefined ? undefined : `host: ${escapeForPrompt(host)}`,
   ].filter((line) => line !== undefined);
   return [
-    `toolhost: allow ${prompt.toolId} (${prompt.action})?`,
+    `toolhost: allow ${escapeForPrompt(prompt.toolId)} (${prompt.action})?`,
     ...target,
     ...(prompt.note === undefined ? [] : [`note: ${prompt.note}`]),
   ].join('\n');

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMcpServer, type RunningMcpServer } from '../mcp-server.js';
+import { serveHttp, type ServedHttp } from './serve-http.js';
 import { createTestClient, createTestServerOptions } from './test-support/in-process-server.js';
 
 describe('startMcpServer over Streamable HTTP', () => {
@@ -33,8 +35,8 @@ describe('startMcpServer over Streamable HTTP', () => {
     await rm(sandbox, { recursive: true, force: true });
   });
 
-  it('listens on loopback only', () => {
-    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  it('listens on loopback only, with a 256-bit base64url token in the URL', () => {
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\?token=[A-Za-z0-9_-]{43}$/);
   });
 
   it('lists and calls tools for an SDK client', async () => {
@@ -69,41 +71,242 @@ describe('startMcpServer over Streamable HTTP', () => {
   it.each([
     ['a foreign Host (DNS rebinding)', { host: 'attacker.example' }],
     ['a foreign Origin', { origin: 'https://attacker.example' }],
-  ])('refuses %s before any MCP work', async (_case, headers) => {
-    const status = await post(running.url ?? '', headers);
+  ])('refuses %s before any MCP work, even with the token', async (_case, headers) => {
+    const { status } = await post(running.url ?? '', { headers });
 
     expect(status).toBe(403);
   });
 
   it('refuses a request without a session that is not an initialize', async () => {
-    const status = await post(running.url ?? '', {});
+    const { status } = await post(running.url ?? '', {});
 
     expect(status).toBe(400);
   });
 });
 
-function post(url: string, headers: Record<string, string>): Promise<number> {
+describe('serveHttp token', () => {
+  let served: ServedHttp;
+  let serversCreated = 0;
+  let token = '';
+  let bare = '';
+  beforeEach(async () => {
+    serversCreated = 0;
+    served = await serveHttp({
+      port: 0,
+      createServer: () => {
+        serversCreated += 1;
+        return new Server({ name: 'token-test', version: '0' }, { capabilities: {} });
+      },
+    });
+    const url = new URL(served.url);
+    token = url.searchParams.get('token') ?? '';
+    url.search = '';
+    bare = url.href;
+  });
+  afterEach(() => served.close());
+
+  it('connects an SDK client configured with the printed URL alone', async () => {
+    const client = createTestClient();
+
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+
+    expect(client.getServerVersion()?.name).toBe('token-test');
+    await client.close();
+  });
+
+  it('connects an SDK client sending the token as Authorization: Bearer', async () => {
+    const client = createTestClient();
+    const transport = new StreamableHTTPClientTransport(new URL(bare), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+
+    await client.connect(transport);
+
+    expect(client.getServerVersion()?.name).toBe('token-test');
+    await client.close();
+  });
+
+  it('refuses an SDK client configured without the token', async () => {
+    const client = createTestClient();
+
+    const attempt = client.connect(new StreamableHTTPClientTransport(new URL(bare)));
+
+    await expect(attempt).rejects.toMatchObject({ code: 401 });
+    expect(serversCreated).toBe(0);
+  });
+
+  it('draws a new token on every start', async () => {
+    const second = await serveHttp({
+      port: 0,
+      createServer: () => new Server({ name: 'x', version: '0' }),
+    });
+    const other = new URL(second.url).searchParams.get('token');
+    await second.close();
+
+    expect(other).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(other).not.toBe(token);
+  });
+
+  const flipped = (value: string) => `${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`;
+  it.each<
+    [string, (token: string) => { query?: string; path?: string; headers?: Record<string, string> }]
+  >([
+    ['no token at all', () => ({})],
+    ['an empty token', () => ({ query: '?token=' })],
+    ['a wrong token of the right length', (value) => ({ query: `?token=${flipped(value)}` })],
+    ['a token in the wrong case', (value) => ({ query: `?token=${value.toUpperCase()}` })],
+    ['a prefix of the token', (value) => ({ query: `?token=${value.slice(0, -1)}` })],
+    ['the token with a byte appended', (value) => ({ query: `?token=${value}A` })],
+    ['the token under another query name', (value) => ({ query: `?access_token=${value}` })],
+    ['the token in another header', (value) => ({ headers: { 'x-mcp-token': value } })],
+    ['the token in a cookie', (value) => ({ headers: { cookie: `token=${value}` } })],
+    ['the token in the path', (value) => ({ path: `/mcp/${value}` })],
+    ['the token as a bare Authorization', (value) => ({ headers: { authorization: value } })],
+    [
+      'the token as Basic credentials',
+      (value) => ({ headers: { authorization: `Basic ${value}` } }),
+    ],
+    ['a wrong Bearer', (value) => ({ headers: { authorization: `Bearer ${flipped(value)}` } })],
+    [
+      'a right query token beside a wrong Bearer',
+      (value) => ({
+        query: `?token=${value}`,
+        headers: { authorization: `Bearer ${flipped(value)}` },
+      }),
+    ],
+    ['a right query token beside a wrong one', (value) => ({ query: `?token=${value}&token=x` })],
+  ])('answers 401 to %s, before any MCP work', async (_case, place) => {
+    const { query = '', path: where = '/mcp', headers = {} } = place(token);
+
+    const { status, authenticate } = await post(`${new URL(bare).origin}${where}${query}`, {
+      headers,
+      body: INITIALIZE,
+    });
+
+    expect(status).toBe(401);
+    expect(authenticate).toBe('Bearer');
+    expect(serversCreated).toBe(0);
+  });
+
+  it('accepts the token in the query and as Bearer at once', async () => {
+    const { status } = await post(served.url, {
+      headers: { authorization: `bearer ${token}` },
+      body: INITIALIZE,
+    });
+
+    expect(status).toBe(200);
+    expect(serversCreated).toBe(1);
+  });
+
+  it('treats a live session id without the token as no credential', async () => {
+    const client = createTestClient();
+    const transport = new StreamableHTTPClientTransport(new URL(served.url));
+    await client.connect(transport);
+
+    const { status } = await post(bare, {
+      headers: {
+        'mcp-session-id': transport.sessionId ?? '',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: { jsonrpc: '2.0', id: 2, method: 'ping' },
+    });
+
+    expect(status).toBe(401);
+    await client.close();
+  });
+
+  it('says 401, not 404, to an unknown path without the token', async () => {
+    const without = await post(`${new URL(bare).origin}/other`, {});
+    const withToken = await post(`${new URL(bare).origin}/other?token=${token}`, {});
+
+    expect(without.status).toBe(401);
+    expect(withToken.status).toBe(404);
+  });
+});
+
+describe('serveHttp --token-file', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-token-')));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes the token a Bearer client then connects with, and removes it on close', async () => {
+    const tokenFile = path.join(dir, 'token');
+    const served = await serveHttp({
+      port: 0,
+      createServer: () => new Server({ name: 'file-test', version: '0' }),
+      tokenFile,
+    });
+    const token = (await readFile(tokenFile, 'utf8')).trim();
+    const url = new URL(served.url);
+    url.search = '';
+    const client = createTestClient();
+
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    await client.close();
+    await served.close();
+
+    expect(client.getServerVersion()?.name).toBe('file-test');
+    expect(existsSync(tokenFile)).toBe(false);
+  });
+
+  it('refuses to start over an existing file and leaves it alone', async () => {
+    const tokenFile = path.join(dir, 'token');
+    await writeFile(tokenFile, 'theirs');
+
+    const attempt = serveHttp({
+      port: 0,
+      createServer: () => new Server({ name: 'x', version: '0' }),
+      tokenFile,
+    });
+
+    await expect(attempt).rejects.toMatchObject({ name: 'CliUsageError' });
+    expect(await readFile(tokenFile, 'utf8')).toBe('theirs');
+  });
+});
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0' },
+  },
+};
+
+function post(
+  url: string,
+  options: { readonly headers?: Record<string, string>; readonly body?: unknown },
+): Promise<{ status: number; authenticate: string | undefined }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const outgoing = request(
       {
         host: target.hostname,
         port: target.port,
-        path: target.pathname,
+        path: `${target.pathname}${target.search}`,
         method: 'POST',
         headers: {
           host: target.host,
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
-          ...headers,
+          ...options.headers,
         },
       },
       (response) => {
         response.resume();
-        resolve(response.statusCode ?? 0);
+        const authenticate = response.headers['www-authenticate'];
+        resolve({ status: response.statusCode ?? 0, authenticate });
       },
     );
     outgoing.on('error', reject);
-    outgoing.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    outgoing.end(JSON.stringify(options.body ?? { jsonrpc: '2.0', id: 1, method: 'tools/list' }));
   });
 }

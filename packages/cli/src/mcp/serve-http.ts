@@ -4,25 +4,31 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createHttpToken, hasHttpToken, writeHttpTokenFile } from './http-token.js';
 
 /** Concurrent sessions one loopback server keeps; more is a client bug or an attack. */
 export const MAX_HTTP_SESSIONS = 32;
 
 /** A Streamable HTTP endpoint on loopback. */
 export interface ServedHttp {
-  /** `http://127.0.0.1:<port>/mcp` */
+  /** `http://127.0.0.1:<port>/mcp?token=<token>`: all a client needs, so it is a secret. */
   readonly url: string;
   close(): Promise<void>;
 }
 
 /**
  * Serves MCP over Streamable HTTP on 127.0.0.1 only, one `Server` per session. DNS rebinding is
- * refused twice: here, before any work, and by the SDK transport's own Host/Origin check.
+ * refused twice: here, before any work, and by the SDK transport's own Host/Origin check. Every
+ * request must carry this start's random token: loopback is shared by every local user, and
+ * without it any of them could run the granted tools as us and approve its own elicitations.
  */
 export async function serveHttp(options: {
   readonly port: number;
   readonly createServer: () => Server;
+  /** Also write the token here (a new 0600 file, removed on close) for a client config. */
+  readonly tokenFile?: string;
 }): Promise<ServedHttp> {
+  const token = createHttpToken();
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const allowed = { hosts: [] as string[], origins: [] as string[] };
   const http = createServer((request, response) => {
@@ -32,8 +38,6 @@ export async function serveHttp(options: {
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const { pathname } = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (pathname !== '/mcp') return respond(response, 404, 'not found');
     // A page on an attacker's domain that re-resolves to 127.0.0.1 still sends its own Host.
     const origin = request.headers.origin;
     if (
@@ -42,6 +46,14 @@ export async function serveHttp(options: {
     ) {
       return respond(response, 403, 'forbidden host or origin');
     }
+    // Before the path and any session lookup: without the token nothing here is reachable,
+    // not even which paths exist; a session id alone is never a credential.
+    if (!hasHttpToken(request, token)) {
+      response.setHeader('www-authenticate', 'Bearer');
+      return respond(response, 401, 'missing or invalid token');
+    }
+    const { pathname } = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (pathname !== '/mcp') return respond(response, 404, 'not found');
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing !== undefined) return existing.handleRequest(request, response);
@@ -75,12 +87,28 @@ export async function serveHttp(options: {
   const { port } = http.address() as AddressInfo;
   allowed.hosts.push(`127.0.0.1:${port}`, `localhost:${port}`);
   allowed.origins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`);
+  const close = async () => {
+    await Promise.all([...sessions.values()].map((transport) => transport.close()));
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  };
+  let removeTokenFile: () => Promise<void> = async () => undefined;
+  if (options.tokenFile !== undefined) {
+    try {
+      removeTokenFile = await writeHttpTokenFile(options.tokenFile, token);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
+  // base64url needs no escaping; the query form is what a client pasting the URL sends back.
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
+  url.searchParams.set('token', token);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: url.href,
     close: async () => {
-      await Promise.all([...sessions.values()].map((transport) => transport.close()));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await close();
+      await removeTokenFile();
     },
   };
 }
