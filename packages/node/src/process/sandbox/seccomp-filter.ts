@@ -1,3 +1,5 @@
+import { assembleBpf, jump, label, stmt, type Item } from './assemble-bpf.js';
+
 /** CPU architectures the filter is generated for. */
 export type SeccompArch = 'x64' | 'arm64';
 
@@ -14,7 +16,7 @@ export function seccompArchFor(nodeArch: string): SeccompArch | undefined {
 export function buildSeccompFilter(arch: SeccompArch): Buffer {
   let program = compiled.get(arch);
   if (program === undefined) {
-    program = assemble(filterFor(ARCHES[arch]));
+    program = assembleBpf(filterFor(ARCHES[arch]));
     compiled.set(arch, program);
   }
   // A copy: the cached program serves every later spawn, and a caller writing into the buffer
@@ -174,7 +176,6 @@ const PERSONALITY_QUERY = 0xffffffff;
 
 const SECCOMP_RET_ALLOW = 0x7fff0000;
 const SECCOMP_RET_ERRNO = 0x00050000;
-const BPF_MAXINSNS = 4096;
 
 // Classic BPF opcodes (linux/bpf_common.h): class | size | mode, class | op | source.
 const BPF_LD_W_ABS = 0x00 | 0x00 | 0x20;
@@ -244,32 +245,6 @@ function filterFor(arch: ArchSpec): Item[] {
   ];
 }
 
-/** A jump target: a label defined later in the program, or the very next instruction. */
-type Target = string;
-
-type Item =
-  | { readonly kind: 'label'; readonly name: string }
-  | { readonly kind: 'stmt'; readonly code: number; readonly k: number }
-  | {
-      readonly kind: 'jump';
-      readonly code: number;
-      readonly k: number;
-      readonly jt: Target;
-      readonly jf: Target;
-    };
-
-function label(name: string): Item {
-  return { kind: 'label', name };
-}
-
-function stmt(code: number, k: number): Item {
-  return { kind: 'stmt', code, k };
-}
-
-function jump(code: number, k: number, jt: Target, jf: Target): Item {
-  return { kind: 'jump', code, k, jt, jf };
-}
-
 function load(offset: number): Item {
   return stmt(BPF_LD_W_ABS, offset);
 }
@@ -282,36 +257,4 @@ function loadArgument(index: number): Item {
 
 function ret(action: number): Item {
   return stmt(BPF_RET_K, action);
-}
-
-// Resolves labels into the u8 forward offsets classic BPF jumps take (counted from the next
-// instruction), refusing any program the kernel would reject or silently misread.
-function assemble(items: readonly Item[]): Buffer {
-  const labels = new Map<string, number>();
-  const instructions: Exclude<Item, { kind: 'label' }>[] = [];
-  for (const item of items) {
-    if (item.kind !== 'label') instructions.push(item);
-    else if (labels.has(item.name)) throw new Error(`seccomp filter: duplicate label ${item.name}`);
-    else labels.set(item.name, instructions.length);
-  }
-  if (instructions.length > BPF_MAXINSNS) throw new Error('seccomp filter: program too long');
-  const offsetTo = (target: Target, from: number): number => {
-    if (target === 'next') return 0;
-    const to = labels.get(target);
-    if (to === undefined) throw new Error(`seccomp filter: unknown label ${target}`);
-    const skip = to - from - 1;
-    if (skip < 0 || skip > 0xff) throw new Error(`seccomp filter: jump to ${target} out of range`);
-    return skip;
-  };
-  const program = Buffer.alloc(instructions.length * 8);
-  instructions.forEach((instruction, index) => {
-    const at = index * 8;
-    program.writeUInt16LE(instruction.code, at);
-    if (instruction.kind === 'jump') {
-      program.writeUInt8(offsetTo(instruction.jt, index), at + 2);
-      program.writeUInt8(offsetTo(instruction.jf, index), at + 3);
-    }
-    program.writeUInt32LE(instruction.k >>> 0, at + 4);
-  });
-  return program;
 }
