@@ -35,7 +35,7 @@ export {
   DEFAULT_SPILL_BYTES_PER_RUN,
 } from './output-store/spill-quota.js';
 export type { SpillQuotaOptions } from './output-store/spill-quota.js';
-export { isOnReadFloor, isOnWriteFloor, foldSegment } from './fs/floor.js';
+export { isOnReadFloor, isOnWriteFloor, foldSegment, SHELL_STARTUP_FILES } from './fs/floor.js';
 export type { FloorContext } from './fs/floor.js';
 export type { Jail, OpenedEntry, WriteTarget } from './fs/jail.js';
 export { createMcpArmLazily as createMcpArm } from './mcp/create-mcp-arm-lazily.js';

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { SHELL_STARTUP_FILES } from '@toolhost/node';
 
 /** What the protected-path rule needs to know about this host. */
 export interface ProtectedPathContext {
@@ -150,17 +151,7 @@ const PROTECTED_NAMES: readonly string[] = [
   '.gradle',
   // Shells and per-user config: startup files run in every new shell; `.config` holds fish, git,
   // mise and CLI credentials alike.
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.zlogin',
-  '.zlogout',
-  'config.fish',
+  ...SHELL_STARTUP_FILES,
   '.config',
   // Credentials and the tools that hand them out (kubeconfig exec plugins run commands).
   '.ssh',

@@ -20,6 +20,32 @@ const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 // NTFS 8.3 short name of `.git` (git's is_ntfs_dotgit).
 const DOT_GIT_SHORT = /^git~\d+$/;
 
+/** Shell startup files: run at login or by every interactive shell (fs floor and CLI approval). */
+export const SHELL_STARTUP_FILES: readonly string[] = [
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.bash_aliases',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+  'config.fish',
+  '.cshrc',
+  '.tcshrc',
+  '.kshrc',
+  '.mkshrc',
+  '.login',
+  '.logout',
+  '.xprofile',
+  '.xinitrc',
+  '.xsession',
+  '.pam_environment',
+];
+
 /** Spec §3, write floor: paths an allowed tool would run, or a login would source. */
 const WRITE_STORES: readonly CredentialStore[] = [
   // VCS internals (hooks run code) and the keys directory (authorized_keys).
@@ -32,28 +58,7 @@ const WRITE_STORES: readonly CredentialStore[] = [
   // Shell startup files (run at login or by every interactive shell).
   ...[
     '.gitconfig',
-    '.bashrc',
-    '.bash_profile',
-    '.bash_login',
-    '.bash_logout',
-    '.bash_aliases',
-    '.profile',
-    '.zshrc',
-    '.zshenv',
-    '.zprofile',
-    '.zlogin',
-    '.zlogout',
-    'config.fish',
-    '.cshrc',
-    '.tcshrc',
-    '.kshrc',
-    '.mkshrc',
-    '.login',
-    '.logout',
-    '.xprofile',
-    '.xinitrc',
-    '.xsession',
-    '.pam_environment',
+    ...SHELL_STARTUP_FILES,
     // Package-manager config an allowed `yarn`/`pnpm` command would obey (a script shell, a hook).
     '.yarnrc',
     '.yarnrc.yml',
