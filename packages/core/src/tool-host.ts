@@ -241,6 +241,12 @@ export interface SpilledResult {
 /** Run-scoped store for over-ceiling results, reclaimed when the run ends. */
 export interface ToolOutputStore {
   spill(text: string, limits: ToolResultLimits, signal?: AbortSignalLike): Promise<SpilledResult>;
+  /**
+   * Runs one call's host work and its result bounding as one call of the store's spill quota,
+   * so what the host spills while working (process output) and the bounded result share a
+   * budget. Absent ⇒ the store counts each spill on its own.
+   */
+  readonly runCall?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** What the media store knows about a handle, read before any byte is. */

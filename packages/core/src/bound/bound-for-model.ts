@@ -1,6 +1,7 @@
 import type { AbortSignalLike } from '../abort-signal-like.js';
 import type { ToolResultLimits } from '../dispatch-context.js';
 import type { SpilledResult, ToolOutputStore } from '../tool-host.js';
+import { ToolExecutionError } from '../errors.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
 import { countLines } from './count-lines.js';
 import {
@@ -98,9 +99,14 @@ export async function truncate(
   if (store !== undefined) {
     try {
       spill = await store.spill(text(), limits, signal);
-    } catch {
+    } catch (error) {
       // A failed spill degrades to a preview: the model still gets bounded, honest output.
-      unavailable = signal?.aborted === true ? 'cancelled' : 'spill_failed';
+      unavailable =
+        signal?.aborted === true
+          ? 'cancelled'
+          : isQuotaRefusal(error)
+            ? 'spill quota reached'
+            : 'spill_failed';
     }
   }
   const bytes = spill?.byteLength ?? over.bytes ?? utf8ByteLength(text());
@@ -220,4 +226,9 @@ function safeStringify(value: unknown): string | undefined {
     // A cycle or a BigInt: the model gets a fixed note instead of a crash.
     return undefined;
   }
+}
+
+// The host's per-call or per-run spill quota refused it: said as the process output says it.
+function isQuotaRefusal(error: unknown): boolean {
+  return error instanceof ToolExecutionError && error.reason === 'spill_quota_exceeded';
 }

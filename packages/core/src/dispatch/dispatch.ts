@@ -21,6 +21,7 @@ import { requestApproval } from './request-approval.js';
 import { resolveTool } from './resolve-tool.js';
 import type { ToolCall, ToolDispatchOutcome } from './tool-call.js';
 import { validateArgs } from './validate-args.js';
+import { withinCall } from './within-call.js';
 
 /** The registry's state, built once by `createToolRegistry`. */
 export interface RegistryState {
@@ -56,12 +57,14 @@ export async function dispatch(
   throwIfAborted(ctx.signal, def.id);
   admitDispatch(def.id, target, ctx.beforeDispatch);
   const sideEffecting = action !== undefined || hasSideEffect(def);
-  const { result, parts } = splitMedia(
-    await callHost({ tool: def, args, host, ctx, sideEffecting }),
-  );
-  const output = mapOutput(result, ctx.config);
-  const pending = boundResult(result, host.outputStore, ctx);
-  const bounded = pending instanceof Promise ? await pending : pending;
+  const { parts, output, bounded } = await withinCall(host.outputStore, async () => {
+    const { result, parts } = splitMedia(
+      await callHost({ tool: def, args, host, ctx, sideEffecting }),
+    );
+    const output = mapOutput(result, ctx.config);
+    const pending = boundResult(result, host.outputStore, ctx);
+    return { parts, output, bounded: pending instanceof Promise ? await pending : pending };
+  });
   throwIfAborted(ctx.signal, def.id);
   const hiddenKeys = hiddenKeysOf(tool, ctx.secretArgKeys);
   const events = projectEvents({ toolId: def.id, args, hiddenKeys, modelResult: bounded.result });

@@ -50,6 +50,7 @@ export async function createOutputStore(
   return {
     directory,
     quota,
+    runCall: quota.runCall,
 
     async spill(
       text: string,

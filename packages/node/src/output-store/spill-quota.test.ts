@@ -1,7 +1,13 @@
 import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ProcessResult } from '@toolhost/core';
+import {
+  createToolRegistry,
+  runCommandTool,
+  unwrapUntrusted,
+  type ProcessResult,
+  type ToolDispatchContext,
+} from '@toolhost/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeToolHost, type NodeToolHostHandle } from '../create-node-tool-host.js';
 import { createOutputStore } from './create-output-store.js';
@@ -103,6 +109,34 @@ describe('spill quota', () => {
     expect(result.truncated?.stdout).not.toHaveProperty('spilledBytes');
     expect(result.stdout).toContain('full output at ');
     expect(await spilledFileBytes()).toBe(4 * MiB);
+  });
+
+  it('charges the bounded result of a dispatch to the same call as its process output', async () => {
+    await host({ maxBytesPerCall: MiB });
+    if (handle === undefined) throw new Error('no host');
+    const registry = createToolRegistry({ tools: [runCommandTool], host: handle.host });
+    const command = { command: 'head', args: ['-c', String(MiB), '/dev/zero'] };
+    const context: ToolDispatchContext = {
+      nodeId: 'node',
+      grantedToolIds: new Set(['run_command']),
+      config: {},
+      toolPolicy: { allowedCommands: [`head -c ${MiB} /dev/zero`] },
+      fsScope: 'sandboxed',
+      gateApproved: true,
+      limits: { maxBytes: 4096, maxLines: 50 },
+    };
+
+    const outcome = await registry.dispatch(
+      { id: '1', name: 'run_command', args: command },
+      context,
+    );
+
+    // The 1 MiB stream spills whole and spends the call's quota; the ~64 KiB result over the
+    // 4 KiB ceiling is then refused by the same budget, not given a fresh one.
+    expect(JSON.stringify(unwrapUntrusted(outcome.toolResult).result)).toContain(
+      'full output unavailable (spill quota reached)',
+    );
+    expect(await spilledFileBytes()).toBe(MiB);
   });
 
   it('refuses a bounded result the call quota cannot hold whole, and keeps one it can', async () => {

@@ -23,7 +23,10 @@ export interface SpillBudget {
 
 /** The run's spill quota, and the budget of the call in progress. */
 export interface SpillQuota {
-  /** Runs `work` as one call: every spill inside it (in any async continuation) shares a budget. */
+  /**
+   * Runs `work` as one call: every spill inside it (in any async continuation) shares a budget.
+   * Inside a call already open, `work` joins that call.
+   */
   runCall<T>(work: () => Promise<T>): Promise<T>;
   /** The budget of the call in progress; outside `runCall`, a spill is a call of its own. */
   callBudget(): SpillBudget;
@@ -53,7 +56,8 @@ export function createSpillQuota(options: SpillQuotaOptions = {}): SpillQuota {
   };
 
   return {
-    runCall: (work) => current.run(openCall(), work),
+    // A call already open (dispatch opened it around the host work) is joined, not split.
+    runCall: (work) => (current.getStore() === undefined ? current.run(openCall(), work) : work()),
     callBudget: () => current.getStore() ?? openCall(),
   };
 }
