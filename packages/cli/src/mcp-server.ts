@@ -1,11 +1,13 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
 import { createToolServer, type ToolServerOptions } from './mcp/create-tool-server.js';
+import { createServeGates } from './mcp/serve-call-limits.js';
 import { serveHttp } from './mcp/serve-http.js';
 import { openServeSession, type McpServeSessionOptions } from './mcp/serve-session.js';
 
 export type { ToolServerOptions } from './mcp/create-tool-server.js';
 export type { McpServeSessionOptions } from './mcp/serve-session.js';
+export type { ServeCallLimits } from './mcp/serve-call-limits.js';
 
 /** How the server is reached: stdio (default) or Streamable HTTP on 127.0.0.1. */
 export type McpServeTransport =
@@ -78,12 +80,14 @@ async function listen(
   options: ToolServerOptions,
   transport: McpServeTransport,
 ): Promise<RunningMcpServer> {
+  // One global gate per server, whatever the number of sessions; checked before listening.
+  const gates = createServeGates(options.callLimits);
   if (transport.kind === 'http') {
     let markClosed: () => void = () => undefined;
     const closed = new Promise<void>((resolve) => (markClosed = resolve));
     const served = await serveHttp({
       port: transport.port ?? 0,
-      createServer: () => createToolServer(options),
+      createServer: () => createToolServer(options, gates),
       ...(transport.tokenFile === undefined ? {} : { tokenFile: transport.tokenFile }),
     });
     return {
@@ -96,7 +100,7 @@ async function listen(
     };
   }
   const stdin = transport.stdin ?? process.stdin;
-  const server = createToolServer(options);
+  const server = createToolServer(options, gates);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { binArgv, cliEnv } from './run-cli.js';
+import { binArgv, cliEnv, runCli } from './run-cli.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 describe('toolhost serve --http', () => {
@@ -41,6 +41,19 @@ describe('toolhost serve --http', () => {
     expect(listed.tools.map((tool) => tool.name)).toContain('read_file');
     expect(JSON.stringify(read.content)).toContain('hello from notes');
     expect(code).toBe(0);
+  });
+
+  it.each([
+    ['--max-calls-per-session', '0'],
+    ['--max-calls-in-flight', '2.5'],
+  ])('refuses %s %s as a usage error before serving', async (flag, value) => {
+    const result = await runCli(['serve', '--http', flag, value, ...ws.stateFlags], {
+      cwd: ws.root,
+    });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${flag} takes a whole number of at least 1`);
+    expect(result.stderr).not.toContain('Streamable HTTP at');
   });
 
   it('refuses a client without the token and serves one reading --token-file', async () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { CliUsageError } from '../cli-error.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import type { ServeCallLimits } from '../mcp/serve-call-limits.js';
 import type { CliIo } from './cli-io.js';
 import {
   addPolicyOptions,
@@ -25,12 +26,23 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       '--token-file <file>',
       'with --http: also write the per-start token to this new file (0600, removed on exit)',
     )
+    .option(
+      '--max-calls-per-session <n>',
+      'tool calls one client runs at once; more wait, and past 32 waiting are refused as busy (default 8)',
+    )
+    .option('--max-calls-in-flight <n>', 'tool calls all clients run at once (default 16)')
     .action(async (options: ServeOptionValues) => {
       const settings = settingsFromOptions(options, io);
       const transport = toTransport(options);
+      const callLimits = toCallLimits(options);
       // Loaded lazily so `call` and friends never pay for the MCP SDK.
       const { startMcpServer } = await import('../mcp-server.js');
-      await startMcpServer({ settings, io, ...(transport === undefined ? {} : { transport }) });
+      await startMcpServer({
+        settings,
+        io,
+        callLimits,
+        ...(transport === undefined ? {} : { transport }),
+      });
       setExit(EXIT_CODES.success);
     });
 }
@@ -38,7 +50,26 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
 type ServeOptionValues = PolicyOptionValues & {
   readonly http?: string | true;
   readonly tokenFile?: string;
+  readonly maxCallsPerSession?: string;
+  readonly maxCallsInFlight?: string;
 };
+
+function toCallLimits(options: ServeOptionValues): ServeCallLimits {
+  const perSession = positiveInteger(options.maxCallsPerSession, '--max-calls-per-session');
+  const inFlight = positiveInteger(options.maxCallsInFlight, '--max-calls-in-flight');
+  return {
+    ...(perSession === undefined ? {} : { maxCallsPerSession: perSession }),
+    ...(inFlight === undefined ? {} : { maxCallsInFlight: inFlight }),
+  };
+}
+
+function positiveInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!/^\d+$/u.test(value) || !Number.isSafeInteger(parsed) || parsed < 1)
+    throw new CliUsageError(`${flag} takes a whole number of at least 1`);
+  return parsed;
+}
 
 type HttpTransport = { kind: 'http'; port: number; tokenFile?: string };
 

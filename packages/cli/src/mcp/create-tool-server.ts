@@ -15,6 +15,12 @@ import {
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import type { ApprovalMode } from '../config/config-schema.js';
 import { ApprovalCache, createServeConfirm } from './create-serve-confirm.js';
+import {
+  admitCall,
+  createServeGates,
+  type ServeCallLimits,
+  type ServeGates,
+} from './serve-call-limits.js';
 import { createElicitationPrompter, supportsElicitation } from './elicitation-prompter.js';
 import { toCallToolFailure, toCallToolResult } from './to-call-tool-result.js';
 import { toolAnnotations } from './tool-annotations.js';
@@ -34,10 +40,29 @@ export interface ToolServerOptions {
   /** For the protected-path rule of `auto`. */
   readonly paths: ProtectedPathContext;
   readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** Concurrent-call caps per session and for the whole server (defaults: 8, 16, 32 waiting). */
+  readonly callLimits?: ServeCallLimits;
 }
 
-/** Builds one MCP `Server` (one per client session) that lists and runs the exposed tools. */
-export function createToolServer(options: ToolServerOptions): Server {
+/** A call refused because every slot and the queue are taken: nothing ran, a retry may. */
+export const BUSY_RESULT: CallToolResult = {
+  isError: true,
+  content: [
+    {
+      type: 'text',
+      text: 'toolhost: the server is running and queueing as many calls as it allows; nothing ran — retry when a call finishes',
+    },
+  ],
+};
+
+/**
+ * Builds one MCP `Server` (one per client session) that lists and runs the exposed tools.
+ * `gates` is shared by every session of one HTTP server; a lone server gets its own.
+ */
+export function createToolServer(
+  options: ToolServerOptions,
+  gates: ServeGates = createServeGates(options.callLimits),
+): Server {
   const { registry, createContext, mode, paths } = options;
   const server = new Server(options.serverInfo ?? { name: 'toolhost', version: '0.1.0' }, {
     capabilities: { tools: {} },
@@ -49,6 +74,7 @@ export function createToolServer(options: ToolServerOptions): Server {
   const listed: Tool[] = [...exposed.values()].map(toMcpTool);
   // One cache per client session: an `always` answer never carries over to another client.
   const cache = new ApprovalCache();
+  const sessionGate = gates.forSession();
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 
@@ -56,6 +82,8 @@ export function createToolServer(options: ToolServerOptions): Server {
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
       const { name } = request.params;
+      const release = await admitCall(sessionGate, gates.global, extra.signal);
+      if (release === undefined) return BUSY_RESULT;
       try {
         if (!exposed.has(name)) throw new UnknownToolError(name, [...exposed.keys()]);
         const base = createContext(name, extra.signal);
@@ -85,6 +113,9 @@ export function createToolServer(options: ToolServerOptions): Server {
         return toCallToolResult(outcome);
       } catch (error) {
         return toCallToolFailure(error);
+      } finally {
+        // Only once the dispatch settled: a cancelled call holds its slot until its work ended.
+        release();
       }
     },
   );

@@ -9,12 +9,15 @@ import { describeMcpReach } from '../session/describe-mcp-reach.js';
 import { describeHostContainment } from '../session/describe-process-floors.js';
 import { openSession, type Session } from '../session/open-session.js';
 import type { ToolServerOptions } from './create-tool-server.js';
+import type { ServeCallLimits } from './serve-call-limits.js';
 
 /** `toolhost serve`'s inputs: the effective settings (defaults: cwd, sandboxed, ask, read-only grant). */
 export interface McpServeSessionOptions {
   readonly settings: EffectiveSettings;
   /** stdin/stdout carry the protocol; stderr gets the one-line discovery summary. */
   readonly io?: Pick<CliIo, 'stdin' | 'stdout' | 'stderr'>;
+  /** Concurrent-call caps (defaults: 8 per session, 16 in all, 32 waiting). */
+  readonly callLimits?: ServeCallLimits;
 }
 
 /** Opens a CLI session and derives the server's options from it; `close` ends the session. */
@@ -43,6 +46,7 @@ export async function openServeSession(
       mode: settings.mode,
       // The session's own list, so the audit log is as protected here as under `toolhost call`.
       paths: session.protectedPaths,
+      ...(options.callLimits === undefined ? {} : { callLimits: options.callLimits }),
     },
     close: () => session.close(),
   };
