@@ -102,6 +102,52 @@ describe('readResponseBody', () => {
     expect(stream.listenerCount('error')).toBe(2);
   });
 
+  it('settles at close, not at end: the response still owns its socket until then', async () => {
+    const stream = new Readable({ read: () => undefined, autoDestroy: false });
+    stream.push('whole body');
+    stream.push(null);
+    let settled = false;
+
+    const read = readResponseBody({
+      toolId: 'http_request',
+      body: stream,
+      contentType: 'text/plain',
+      maxBytes: 4096,
+    }).finally(() => (settled = true));
+    await new Promise((resolve) => stream.once('end', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(settled).toBe(false);
+    stream.destroy();
+    await expect(read).resolves.toEqual({ kind: 'text', text: 'whole body' });
+  });
+
+  it('settles a cut body only once its destroy has closed it', async () => {
+    let finishDestroy: () => void = () => undefined;
+    const stream = new Readable({
+      read() {
+        this.push(Buffer.alloc(1024, 0x61));
+      },
+      destroy(error, callback) {
+        finishDestroy = () => callback(error);
+      },
+    });
+    let settled = false;
+
+    const read = readResponseBody({
+      toolId: 'http_request',
+      body: stream,
+      contentType: 'text/plain',
+      maxBytes: 2048,
+    }).finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(stream.destroyed).toBe(true);
+    expect(settled).toBe(false);
+    finishDestroy();
+    await expect(read).resolves.toMatchObject({ kind: 'text', truncatedAt: 2048 });
+  });
+
   it('fails when the stream errors mid-body', async () => {
     const stream = new Readable({ read: () => undefined });
     stream.push('partial');

@@ -47,6 +47,9 @@ interface Collected {
 
 // Events rather than for-await: a stream's async iterator costs more than a small body's
 // whole read. Destroying at the cap ends the transfer (and its connection) then and there.
+// The outcome is known at `end`, an error or the cut, but the read settles only at `close`: the
+// spec's completion rule — `end` or `destroy()` does not mean the response let go of its socket,
+// and a call that has settled must own no I/O any more.
 function collectReadable(body: Readable, maxBytes: number): Promise<Collected> {
   return new Promise((resolve, reject) => {
     // A stream destroyed before we listen would never emit again.
@@ -56,12 +59,19 @@ function collectReadable(body: Readable, maxBytes: number): Promise<Collected> {
     }
     const chunks: Uint8Array[] = [];
     let kept = 0;
-    const settle = (outcome: () => void): void => {
-      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    let outcome: (() => void) | undefined;
+    const decide = (next: () => void): void => {
+      if (outcome !== undefined) return;
+      outcome = next;
+      body.off('data', onData).off('end', onEnd);
+      if (body.closed) finish();
+    };
+    const finish = (): void => {
+      body.off('close', finish).off('error', onError);
       // Once settled the stream is no longer ours, but undici still emits `error` when it is
       // destroyed (our cut at the cap, or a late abort); unheard, that would crash the process.
       body.on('error', ignore);
-      outcome();
+      (outcome ?? (() => reject(new Error('body closed before its end'))))();
     };
     const onData = (chunk: Uint8Array): void => {
       if (kept + chunk.byteLength <= maxBytes) {
@@ -70,13 +80,13 @@ function collectReadable(body: Readable, maxBytes: number): Promise<Collected> {
         return;
       }
       chunks.push(chunk.subarray(0, maxBytes - kept));
-      settle(() => resolve({ chunks, kept: maxBytes, overflowed: true }));
+      decide(() => resolve({ chunks, kept: maxBytes, overflowed: true }));
       body.destroy();
     };
-    const onEnd = (): void => settle(() => resolve({ chunks, kept, overflowed: false }));
-    const onError = (error: unknown): void => settle(() => reject(error as Error));
-    const onClose = (): void => settle(() => reject(new Error('body closed before its end')));
-    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    const onEnd = (): void => decide(() => resolve({ chunks, kept, overflowed: false }));
+    // An error after the cut is the cut's own echo: the outcome stands.
+    const onError = (error: unknown): void => decide(() => reject(error as Error));
+    body.on('data', onData).on('end', onEnd).on('error', onError).on('close', finish);
   });
 }
 
