@@ -64,6 +64,12 @@ export type {
 export { createSpillOpener } from './process/create-spill-opener.js';
 export { buildChildEnv, isRefusedEnvName } from './process/build-child-env.js';
 export { detectContainment } from './process/detect-containment.js';
+export {
+  describeNativeHelpers,
+  NATIVE_HELPERS_FIX,
+  type NativeHelpers,
+  type NativeHelperState,
+} from './describe-native-helpers.js';
 export type {
   ContainmentInfo,
   ContainmentMode,

@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import type { ContainmentDescription } from '@toolhost/node';
+import {
+  describeNativeHelpers,
+  NATIVE_HELPERS_FIX,
+  type ContainmentDescription,
+  type NativeHelpers,
+} from '@toolhost/node';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { describeMcpReach, type McpServerReach } from '../session/describe-mcp-reach.js';
@@ -28,6 +33,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
       const helpers = findHelpers(io.env['PATH'], Object.values(HELPERS).flat());
       const arms = Object.fromEntries(ARMS.map((arm) => [arm, session.host[arm] !== undefined]));
       const containment = (await describeHostContainment(session.host)) ?? null;
+      const nativeHelpers = await describeNativeHelpers();
       const sandboxDown =
         containment !== null &&
         containment.sandbox.mode === 'required' &&
@@ -56,6 +62,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
         stateDir: settings.stateDir,
         arms,
         helpers,
+        nativeHelpers,
         containment,
         mcpReach: describeMcpReach(settings),
         progress: 'elapsed time and the last output line, on a terminal stderr',
@@ -101,12 +108,35 @@ function renderContainment(containment: ContainmentDescription | null): string {
 type DoctorReport = {
   readonly arms: Record<string, boolean>;
   readonly helpers: Record<string, boolean>;
+  readonly nativeHelpers: NativeHelpers;
   readonly containment: ContainmentDescription | null;
   readonly mcpReach: readonly McpServerReach[];
   readonly policy: Record<string, unknown>;
   readonly tools: readonly ReturnType<typeof judgeTool>[];
   readonly notRegistered: readonly string[];
 } & Record<string, unknown>;
+
+// npm hides install-script output, and npm 11 skips unapproved scripts: this is where a helper
+// that never built is said, with what its absence costs and the fix.
+function renderNativeHelpers(helpers: NativeHelpers): string[] {
+  const entries = [
+    ['pid-namespace', helpers.pidNamespace, 'PID containment uses util-linux unshare'],
+    ['sandbox-net', helpers.sandboxNet, 'a sandbox network allowance fails closed'],
+  ] as const;
+  if (entries.every(([, state]) => state === 'unsupported_platform')) return [];
+  const line = entries
+    .map(
+      ([name, state]) =>
+        `${state === 'built' ? '✓' : '✗'} ${name}${state === 'built' ? '' : ` (${state.replace('_', ' ')})`}`,
+    )
+    .join('  ');
+  const missing = entries.filter(([, state]) => state === 'not_built' || state === 'not_installed');
+  return [
+    `native:     ${line}`,
+    ...missing.map(([name, , cost]) => `  ${name} missing: ${cost}`),
+    ...(missing.length === 0 ? [] : [`  fix: ${NATIVE_HELPERS_FIX}`]),
+  ];
+}
 
 function renderConfig(report: DoctorReport): string {
   if (report['configFile'] === null) return '(none: defaults)';
@@ -125,6 +155,7 @@ function renderDoctor(report: DoctorReport, settings: EffectiveSettings): string
     `state dir:  ${String(report['stateDir'])}`,
     `arms:       ${yesNo(report.arms)}`,
     `helpers:    ${yesNo(report.helpers)}`,
+    ...renderNativeHelpers(report.nativeHelpers),
     `containment: ${renderContainment(report.containment)}`,
     ...renderSandboxLines(report.containment ?? undefined, settings),
     ...(report.mcpReach.length === 0
