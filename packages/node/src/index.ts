@@ -38,7 +38,10 @@ export type { SpillQuotaOptions } from './output-store/spill-quota.js';
 export { isOnReadFloor, isOnWriteFloor, foldSegment, SHELL_STARTUP_FILES } from './fs/floor.js';
 export type { FloorContext } from './fs/floor.js';
 export type { Jail, OpenedEntry, WriteTarget } from './fs/jail.js';
-export { createMcpArmLazily as createMcpArm } from './mcp/create-mcp-arm-lazily.js';
+export {
+  createMcpArmLazily as createMcpArm,
+  McpSdkMissingError,
+} from './mcp/create-mcp-arm-lazily.js';
 export type { McpArm, McpArmReport, McpSkipReason } from './mcp/create-mcp-arm.js';
 export type {
   CredentialValue,
