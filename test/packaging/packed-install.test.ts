@@ -1,0 +1,239 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forTarball } from '../../scripts/pack-manifest.mjs';
+
+// What a user gets: every package packed as npm packs it, installed into fresh projects from the
+// tarballs alone (their registry dependencies come from npm's cache where it has them).
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const TYPESCRIPT = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+const PACKAGES = [
+  'core',
+  'node',
+  'pid-namespace',
+  'sandbox-net',
+  'cli',
+  'ai-sdk',
+  'openai-agents',
+  'anthropic',
+] as const;
+const NATIVE = new Set(['pid-namespace', 'sandbox-net']);
+const NPM_QUIET = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+
+interface Packed {
+  readonly name: string;
+  readonly tarball: string;
+  readonly entries: readonly string[];
+  readonly manifest: Record<string, unknown>;
+}
+
+describe('the packed packages, installed into fresh projects', { timeout: 600_000 }, () => {
+  let work = '';
+  const packed = new Map<string, Packed>();
+
+  beforeAll(async () => {
+    for (const name of PACKAGES) {
+      if (!NATIVE.has(name) && !existsSync(path.join(REPO, 'packages', name, 'dist', 'index.js')))
+        throw new Error(`packages/${name} is not built: run npm run build first`);
+    }
+    work = await mkdtemp(path.join(tmpdir(), 'toolhost-pack-'));
+    for (const name of PACKAGES) packed.set(name, await pack(name, work));
+  }, 300_000);
+  afterAll(async () => {
+    if (work !== '') await rm(work, { recursive: true, force: true });
+  });
+
+  it.each(PACKAGES)('%s: a README, no maps or build info, exports only what ships', (name) => {
+    const { entries, manifest } = packed.get(name) as Packed;
+
+    expect(entries).toContain('package/README.md');
+    expect(entries.filter((entry) => /\.map$|\.tsbuildinfo$/.test(entry))).toEqual([]);
+    expect(JSON.stringify(manifest['exports'])).not.toContain('"source"');
+    expect(manifest['scripts'] ?? {}).not.toHaveProperty('prepack');
+    for (const target of manifestTargets(manifest)) {
+      expect(entries, `${name} names ${target}`).toContain(
+        `package/${target.replace(/^\.\//, '')}`,
+      );
+    }
+  });
+
+  it('@toolhost/node alone: no MCP SDK or express installed, the host works, MCP says what is missing', async () => {
+    const project = await freshProject(work, 'node-only');
+    await npmInstall(project, ['core', 'node', 'pid-namespace', 'sandbox-net'].map(tarballOf));
+    await writeFile(
+      path.join(project, 'check.mjs'),
+      `import { BUILTIN_TOOLS, createToolRegistry, unwrapUntrusted } from '@toolhost/core';
+import { createNodeToolHost } from '@toolhost/node';
+const stateDir = new URL('./state', import.meta.url).pathname;
+const { host, close } = await createNodeToolHost({ root: process.cwd(), stateDir });
+const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host });
+const outcome = await registry.dispatch(
+  { id: '1', name: 'read_file', args: { path: 'package.json' } },
+  { nodeId: 'n', grantedToolIds: new Set(['read_file']), config: {}, toolPolicy: {}, fsScope: 'sandboxed', gateApproved: false },
+);
+console.log(JSON.stringify(unwrapUntrusted(outcome.toolResult).result).includes('node-only') ? 'read ok' : 'read wrong');
+await close();
+try {
+  await createNodeToolHost({ root: process.cwd(), stateDir, mcp: { servers: { x: { transport: 'stdio', command: 'true' } } } });
+  console.log('mcp loaded');
+} catch (error) {
+  console.log(error.code);
+}
+`,
+    );
+
+    const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: project });
+
+    expect(existsSync(path.join(project, 'node_modules', '@modelcontextprotocol'))).toBe(false);
+    expect(existsSync(path.join(project, 'node_modules', 'express'))).toBe(false);
+    expect(stdout.trim().split('\n')).toEqual(['read ok', 'mcp_sdk_missing']);
+  });
+
+  it('every package together: a strict consumer type-checks and toolhost doctor runs', async () => {
+    const project = await freshProject(work, 'everything');
+    await npmInstall(project, [...PACKAGES.map(tarballOf), '@types/node@^20.19.0']);
+    await writeFile(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          verbatimModuleSyntax: true,
+          // Third-party declarations (ai's) are not written for exactOptionalPropertyTypes; the
+          // consumer's own code is checked in full, and its @ts-expect-error lines prove the
+          // packages' types resolved (an any would leave them unused, which is an error).
+          skipLibCheck: true,
+          noEmit: true,
+          types: ['node'],
+        },
+        include: ['consumer.ts'],
+      }),
+    );
+    await writeFile(path.join(project, 'consumer.ts'), CONSUMER);
+
+    const typecheck = await run(process.execPath, [TYPESCRIPT, '-p', '.'], { cwd: project }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    const doctor = await run(
+      path.join(project, 'node_modules', '.bin', 'toolhost'),
+      ['doctor', '--state-dir', path.join(project, 'state')],
+      { cwd: project },
+    );
+
+    expect(typecheck).toBe('');
+    expect(doctor.stdout).toContain('toolhost doctor');
+    expect(doctor.stdout).toMatch(/native: {5}[✓✗] pid-namespace/);
+  });
+
+  function tarballOf(name: string): string {
+    return (packed.get(name) as Packed).tarball;
+  }
+});
+
+// Packs a copy, so the tree's own package.json (with its `source` condition) is never touched
+// while other tests resolve through it.
+async function pack(name: string, work: string): Promise<Packed> {
+  const copy = path.join(work, 'copies', name);
+  await cp(path.join(REPO, 'packages', name), copy, {
+    recursive: true,
+    filter: (source) => !/[/\\](node_modules|build)$/.test(source),
+  });
+  const manifestPath = path.join(copy, 'package.json');
+  const repoManifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+  await writeFile(manifestPath, JSON.stringify(forTarball(repoManifest), null, 2));
+  const destination = path.join(work, 'packs');
+  await mkdir(destination, { recursive: true });
+  const { stdout } = await run(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', destination],
+    { cwd: copy },
+  );
+  const [report] = JSON.parse(stdout) as [{ filename: string }];
+  const tarball = path.join(destination, report.filename);
+  const listing = await run('tar', ['-tzf', tarball]);
+  const manifest = JSON.parse(
+    (await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout,
+  ) as Record<string, unknown>;
+  return { name, tarball, entries: listing.stdout.trim().split('\n'), manifest };
+}
+
+// Every file a manifest points a consumer at: main, types, bin and every exports target.
+function manifestTargets(manifest: Record<string, unknown>): string[] {
+  const targets: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') targets.push(value);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect(manifest['main']);
+  collect(manifest['types']);
+  collect(manifest['bin']);
+  collect(manifest['exports']);
+  return [...new Set(targets)];
+}
+
+async function freshProject(work: string, name: string): Promise<string> {
+  const project = path.join(work, name);
+  await mkdir(project, { recursive: true });
+  await writeFile(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name, version: '1.0.0', private: true, type: 'module' }),
+  );
+  return project;
+}
+
+async function npmInstall(project: string, specs: readonly string[]): Promise<void> {
+  await run('npm', ['install', ...NPM_QUIET, ...specs], { cwd: project, maxBuffer: 16 << 20 });
+}
+
+// A consumer as a new user writes one, under the strictest settings this repository uses.
+const CONSUMER = `import { BUILTIN_TOOLS, createToolRegistry, toProviderTools, type ToolDispatchContext } from '@toolhost/core';
+import { createNodeToolHost, describeNativeHelpers } from '@toolhost/node';
+import { startMcpServer } from '@toolhost/cli/mcp-server';
+import { toolhostTools } from '@toolhost/ai-sdk';
+import { toolhostAgentTools } from '@toolhost/openai-agents';
+import { createAnthropicToolhost } from '@toolhost/anthropic';
+
+const { host, close } = await createNodeToolHost({ root: process.cwd() });
+const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host });
+const ctx: ToolDispatchContext = {
+  nodeId: 'consumer',
+  grantedToolIds: new Set(['read_file']),
+  config: {},
+  toolPolicy: {},
+  fsScope: 'sandboxed',
+  gateApproved: false,
+};
+const lowered = toProviderTools(BUILTIN_TOOLS, 'anthropic');
+const helpers: 'built' | 'not_built' | 'not_installed' | 'unsupported_platform' = (await describeNativeHelpers()).pidNamespace;
+// Each line misuses one package's API: it must be a type error, so the types are really there.
+// @ts-expect-error grantedToolIds is a set of ids
+const badContext: ToolDispatchContext = { ...ctx, grantedToolIds: 'read_file' };
+// @ts-expect-error root is required
+await createNodeToolHost({});
+// @ts-expect-error the transport is stdio or http
+await startMcpServer({ transport: { kind: 'carrier-pigeon' } });
+const options = { grantedToolIds: ['read_file'], toolPolicy: {} };
+const adapters = [
+  toolhostTools(registry, options),
+  toolhostAgentTools(registry, options),
+  createAnthropicToolhost(registry, options),
+];
+// @ts-expect-error the grant is required: registering a tool never widens it
+toolhostTools(registry, { toolPolicy: {} });
+// @ts-expect-error the grant is required
+toolhostAgentTools(registry, { toolPolicy: {} });
+// @ts-expect-error the grant is required
+createAnthropicToolhost(registry, { toolPolicy: {} });
+export const used = [registry, ctx, badContext, lowered, helpers, adapters, close];
+`;
