@@ -90,6 +90,48 @@ export interface ToolApprovalContext {
   readonly emitApprovalRequested?: (event: ToolApprovalRequestedEvent) => void;
 }
 
+/** What `registry.preflight` knows about a call that every pre-approval check let through. */
+export interface ToolPreflight {
+  /** The governed class; absent ⇒ not governed (no approval, no guard). */
+  readonly action?: ToolActionClass;
+  /** The same scrubbed, secret-free preview `confirm` would receive; present when governed. */
+  readonly preview?: ToolActionPreview;
+}
+
+/**
+ * What the org governor is asked about one governed dispatch: the scrubbed preview only, since a
+ * governor may sit across the network.
+ */
+export interface ActionGuardRequest {
+  readonly toolId: ToolId;
+  readonly nodeId: string;
+  readonly action: ToolActionClass;
+  readonly preview: ToolActionPreview;
+}
+
+/** The governor's verdict; `reason` is a display-safe label, kept off the error message. */
+export type ActionGuardDecision =
+  { readonly outcome: 'allow' } | { readonly outcome: 'deny'; readonly reason?: string };
+
+/** How the host call of an allowed dispatch ended, as `commit` records it. */
+export type ActionCommitOutcome = 'succeeded' | 'failed' | 'cancelled';
+
+/**
+ * The org governor: consulted for every governed dispatch after the policy checks, with or
+ * without `ctx.approval`. It can only further restrict; a throw or an unreadable verdict denies.
+ */
+export interface ActionGuard {
+  /** Decides before any side effect; an abort while deciding cancels the call. */
+  decide(request: ActionGuardRequest, signal?: AbortSignalLike): Promise<ActionGuardDecision>;
+  /**
+   * Records how the allowed call's host call ended, once it settled; an allowed call that never
+   * reached the host (a later refusal or cancel) gets no commit. A throw cannot undo an effect
+   * that already ran, so it ends the call fatally (`guard_commit_failed`, never retried); cancel
+   * still wins.
+   */
+  commit?(request: ActionGuardRequest, outcome: ActionCommitOutcome): void | Promise<void>;
+}
+
 /** Everything one dispatch is judged and run under. */
 export interface ToolDispatchContext {
   /** Trusted, execution-only lifetime authority; never tool arguments. */
@@ -105,13 +147,18 @@ export interface ToolDispatchContext {
   readonly gateApproved: boolean;
   /** Present ⇒ interactive approval of governed classes (fail-closed without `confirm`). */
   readonly approval?: ToolApprovalContext;
+  /** The org governor for governed dispatches, consulted whether or not `approval` is present. */
+  readonly actionGuard?: ActionGuard;
   /** Effective-arg keys whose values are secret-tainted; present ones are refused. */
   readonly secretArgKeys?: ReadonlySet<string>;
   /** Engine delegate for `invoke_agent`; absent ⇒ `ToolUnavailableError`. */
   readonly invokeAgent?: (nodeId: string, input: unknown) => Promise<unknown>;
   /** Absent ⇒ `DEFAULT_TOOL_RESULT_LIMITS`. */
   readonly limits?: ToolResultLimits;
-  /** Synchronous trusted admission immediately before the host call; a throw refuses. */
+  /**
+   * Synchronous trusted admission immediately before the host call; a throw refuses, and so
+   * does a thenable return (no asynchronous work may happen here).
+   */
   readonly beforeDispatch?: (toolId: ToolId, target?: PolicyTarget) => void;
   /** The media scope this dispatch reads and stores media under; absent ⇒ no media read. */
   readonly mediaScope?: string;

@@ -59,8 +59,20 @@ describe('the error taxonomy', () => {
     [
       'ToolArgsInvalidError',
       new ToolArgsInvalidError('read_file', [{ field: 'path', problem: 'invalid_type' }]),
-      { code: 'tool_args_invalid', runErrorCode: 'tool_failed', fields: ['path'] },
+      { code: 'tool_args_invalid', runErrorCode: 'validation', fields: ['path'] },
       'tool read_file args invalid: path (invalid_type)',
+    ],
+    [
+      'ToolPolicyError (governed_block)',
+      new ToolPolicyError('http_request', 'governed_block', { guardReason: 'org rule 7' }),
+      {
+        code: 'tool_denied',
+        runErrorCode: 'tool_denied',
+        reason: 'governed_block',
+        guardReason: 'org rule 7',
+        recoverable: false,
+      },
+      'tool http_request denied: governed_block',
     ],
     [
       'ToolUnavailableError',
@@ -95,6 +107,12 @@ describe('the error taxonomy', () => {
       'tool read_file failed: host_error',
     ],
     [
+      'ToolExecutionError (not retryable)',
+      new ToolExecutionError('write_file', 'guard_commit_failed', { retryable: false }),
+      { code: 'tool_failed', retryable: false, recoverable: false },
+      'tool write_file failed: guard_commit_failed',
+    ],
+    [
       'ToolCancelledError',
       new ToolCancelledError('run_command'),
       { code: 'cancelled', runErrorCode: 'cancelled', retryable: false },
@@ -105,6 +123,30 @@ describe('the error taxonomy', () => {
     expect(error.name).toBe(name.split(' ')[0]);
     expect(error).toMatchObject(fields);
     expect(error.message).toBe(message);
+  });
+
+  it('lists refused fields in UTF-16 code-unit order, not schema order', () => {
+    const error = new ToolArgsInvalidError('t', [
+      { field: 'é', problem: 'invalid_type' },
+      { field: 'b', problem: 'too_big' },
+      { field: 'a.z', problem: 'invalid_type' },
+      { field: 'B', problem: 'invalid_type' },
+      { field: 'a', problem: 'too_small' },
+      { field: 'a', problem: 'invalid_type' },
+    ]);
+
+    expect(error.fields).toEqual(['B', 'a', 'a.z', 'b', 'é']);
+    expect(error.issues.map((issue) => issue.problem)).toEqual([
+      'invalid_type',
+      'invalid_type',
+      'too_small',
+      'invalid_type',
+      'too_big',
+      'invalid_type',
+    ]);
+    expect(error.message).toBe(
+      'tool t args invalid: B (invalid_type), a (invalid_type), a (too_small), a.z (invalid_type), b (too_big), é (invalid_type)',
+    );
   });
 
   it('keeps the host cause off the message', () => {
@@ -123,7 +165,9 @@ describe('the error taxonomy', () => {
     [new ToolExecutionError('t', 'mcp_error', { correctable: true }), 'correctable'],
     [new ToolExecutionError('t', 'host_error', { recoverable: true }), 'recoverable'],
     [new ToolPolicyError('t', 'media_scope_denied'), 'recoverable'],
+    [new ToolPolicyError('t', 'scope_escape', { recoverable: false }), 'fatal'],
     [new ToolPolicyError('t', 'not_granted'), 'fatal'],
+    [new ToolPolicyError('t', 'governed_block'), 'fatal'],
     [new ToolDeniedByUserError('t', 'approval_error'), 'fatal'],
     [new ToolUnavailableError('t', 'fs'), 'fatal'],
     [new Error('raw'), 'fatal'],
@@ -135,11 +179,14 @@ describe('the error taxonomy', () => {
 describe('withToolId', () => {
   it.each([
     new ToolPolicyError('a', 'scope_escape'),
+    new ToolPolicyError('a', 'scope_escape', { recoverable: false }),
+    new ToolPolicyError('a', 'governed_block', { guardReason: 'org rule' }),
     new ToolDeniedByUserError('a', 'user_rejected', { userReason: 'no' }),
     new ToolArgsInvalidError('a', [{ field: 'path', problem: 'invalid_type' }]),
     new ToolUnavailableError('a', 'fs'),
     new ToolUnavailableError('a', 'process', { reason: 'sandbox_unavailable' }),
     new ToolExecutionError('a', 'tool_reported_error', { correctable: true, detail: 'd' }),
+    new ToolExecutionError('a', 'guard_commit_failed', { retryable: false }),
     new ToolCancelledError('a'),
   ])('re-stamps %s keeping its class, discriminant and flags', (error) => {
     const stamped = withToolId(error, 'b');
@@ -152,6 +199,11 @@ describe('withToolId', () => {
       retryable: error.retryable,
       cause: error,
     });
+    expect(stamped).toMatchObject(
+      error instanceof ToolPolicyError && error.guardReason !== undefined
+        ? { guardReason: error.guardReason }
+        : {},
+    );
     expect(stamped.message).toBe(error.message.replace('tool a', 'tool b'));
   });
 

@@ -13,11 +13,12 @@ export type ToolDispatchErrorCode =
   | 'cancelled';
 
 /** The closed run-level error code a failure maps to. */
-export type RunErrorCode = 'tool_failed' | 'tool_denied' | 'tool_unavailable' | 'cancelled';
+export type RunErrorCode =
+  'tool_failed' | 'tool_denied' | 'tool_unavailable' | 'validation' | 'cancelled';
 
 /**
- * Why a grant, guardrail or host floor refused a call before any side effect. The first seven are
- * the engine's; the rest are host floors a `ToolHost` arm throws.
+ * Why a grant, guardrail, governor or host floor refused a call before any side effect. The first
+ * eight are the engine's; the rest are host floors a `ToolHost` arm throws.
  */
 export type ToolPolicyDenyReason =
   | 'not_granted'
@@ -27,6 +28,8 @@ export type ToolPolicyDenyReason =
   | 'insecure_url'
   | 'gate_required'
   | 'media_scope_denied'
+  /** The org governor (`ctx.actionGuard`) denied the call, or could not decide (fail closed). */
+  | 'governed_block'
   /** fs: the path resolves outside the scope tier (recoverable: the model can pick another). */
   | 'scope_escape'
   /** fs: the read or write floor (secrets, VCS internals, shell startup files, config, state). */
@@ -73,7 +76,7 @@ export class UnknownToolError extends ToolDispatchError {
   readonly code = 'unknown_tool';
   readonly runErrorCode = 'tool_failed';
   override readonly name = 'UnknownToolError';
-  /** The registered ids, sorted, so a loop can tell the model what exists. */
+  /** The registered ids the node is granted, sorted, so a loop can tell the model what it may call. */
   readonly availableIds: readonly ToolId[];
 
   constructor(requestedName: string, availableIds: readonly ToolId[]) {
@@ -93,17 +96,27 @@ export class ToolPolicyError extends ToolDispatchError {
   override readonly name = 'ToolPolicyError';
   override readonly recoverable: boolean;
   override readonly toolId: ToolId;
+  /** The governor's display-safe label for a `governed_block`, kept off the message. */
+  readonly guardReason?: string;
 
   constructor(
     toolId: ToolId,
     readonly reason: ToolPolicyDenyReason,
-    options: { readonly cause?: unknown } = {},
+    options: {
+      readonly cause?: unknown;
+      readonly guardReason?: string;
+      /** `false` withdraws a scope denial's flag (a process `cwd`/executable escape); never grants it. */
+      readonly recoverable?: false;
+    } = {},
   ) {
     super(`tool ${toolId} denied: ${reason}`, toolId, options.cause);
     this.toolId = toolId;
+    if (options.guardReason !== undefined) this.guardReason = options.guardReason;
     // Only a pure scope denial is safe to feed back: it happened before any effect and the
     // floor still refuses every retry.
-    this.recoverable = reason === 'media_scope_denied' || reason === 'scope_escape';
+    this.recoverable =
+      (reason === 'media_scope_denied' || reason === 'scope_escape') &&
+      options.recoverable !== false;
   }
 }
 
@@ -136,10 +149,10 @@ export interface ToolArgsIssue {
 /** The effective args failed validation or the secret-taint check. Loop-correctable. */
 export class ToolArgsInvalidError extends ToolDispatchError {
   readonly code = 'tool_args_invalid';
-  readonly runErrorCode = 'tool_failed';
+  readonly runErrorCode = 'validation';
   override readonly name = 'ToolArgsInvalidError';
   override readonly toolId: ToolId;
-  /** Dot paths of the offending fields (`(root)` for the whole object). */
+  /** Dot paths of the offending fields (`(root)` for the whole object), in code-unit order. */
   readonly fields: readonly string[];
   readonly issues: readonly ToolArgsIssue[];
 
@@ -148,9 +161,11 @@ export class ToolArgsInvalidError extends ToolDispatchError {
     issues: readonly (ToolArgsIssue | string)[],
     options: { readonly cause?: unknown } = {},
   ) {
-    const normalised = issues.map((issue) =>
-      typeof issue === 'string' ? { field: issue, problem: 'invalid' } : issue,
-    );
+    // UTF-16 code-unit order, not schema order: the same refusal reads the same whatever the
+    // schema's key order or the ambient locale.
+    const normalised = issues
+      .map((issue) => (typeof issue === 'string' ? { field: issue, problem: 'invalid' } : issue))
+      .sort((a, b) => compareCodeUnits(a.field, b.field) || compareCodeUnits(a.problem, b.problem));
     const fields = [...new Set(normalised.map((issue) => issue.field))];
     const detail = normalised.map((issue) => `${issue.field} (${issue.problem})`).join(', ');
     super(`tool ${toolId} args invalid: ${detail || '(root) (invalid)'}`, toolId, options.cause);
@@ -208,6 +223,8 @@ export interface ToolExecutionErrorOptions {
   readonly cause?: unknown;
   /** Safe to feed back within the turn (an idempotent read). Default false. */
   readonly recoverable?: boolean;
+  /** A fresh node retry may re-run it. Default true; false when a retry could repeat an effect. */
+  readonly retryable?: boolean;
   /** The tool itself reported a model-fixable error (an MCP `isError` result). */
   readonly correctable?: boolean;
   /** A bounded, secret-redacted, model-facing detail (e.g. an MCP tool's error text). */
@@ -219,7 +236,7 @@ export class ToolExecutionError extends ToolDispatchError {
   readonly code = 'tool_failed';
   readonly runErrorCode = 'tool_failed';
   override readonly name = 'ToolExecutionError';
-  override readonly retryable = true;
+  override readonly retryable: boolean;
   override readonly recoverable: boolean;
   override readonly toolId: ToolId;
   readonly correctable: boolean;
@@ -232,6 +249,7 @@ export class ToolExecutionError extends ToolDispatchError {
   ) {
     super(`tool ${toolId} failed: ${reason}`, toolId, options.cause);
     this.toolId = toolId;
+    this.retryable = options.retryable ?? true;
     this.recoverable = options.recoverable ?? false;
     this.correctable = options.correctable ?? false;
     if (options.detail !== undefined) this.detail = options.detail;

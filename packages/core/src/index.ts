@@ -34,6 +34,10 @@ export type {
   ToolOutputStore,
 } from './tool-host.js';
 export type {
+  ActionCommitOutcome,
+  ActionGuard,
+  ActionGuardDecision,
+  ActionGuardRequest,
   ConfirmActionHook,
   FsScopeTier,
   ToolActionClass,
@@ -45,6 +49,7 @@ export type {
   ToolDispatchContext,
   ToolNodeConfig,
   ToolPolicy,
+  ToolPreflight,
   ToolResultLimits,
 } from './dispatch-context.js';
 export {
@@ -89,6 +94,8 @@ export { boundForModel } from './bound/bound-for-model.js';
 export type { BoundedResult, BoundForModelOptions } from './bound/bound-for-model.js';
 export { DEFAULT_TOOL_RESULT_LIMITS } from './bound/default-tool-result-limits.js';
 export { toModelText } from './bound/to-model-text.js';
+export { backstopInlineMedia, INLINE_BASE64_MIN_RUN } from './bound/backstop-inline-media.js';
+export { projectFailedResult, UNKNOWN_TOOL } from './dispatch/project-events.js';
 export { redactSecretShapedText } from './redact/redact-secret-shaped-text.js';
 export { matchCommandGlob } from './policy/match-command-glob.js';
 export { findArgumentTrap } from './policy/argument-traps.js';
@@ -111,6 +118,9 @@ export {
 export type { CallMediaAttachments } from './loop/fence-reported-media.js';
 export { approvalActionClass } from './loop/approval-action-class.js';
 export { resolveAdapterOptions } from './loop/resolve-adapter-options.js';
+export { AdapterOptionsError } from './loop/adapter-options-error.js';
+export { HostRetentionRefusedError } from './dispatch/guard-retention.js';
+export type { AdapterOptionsErrorReason } from './loop/adapter-options-error.js';
 export type {
   ResolvedAdapterOptions,
   ToolhostAdapterOptions,
@@ -159,4 +169,6 @@ export type {
 export { toOpenAiStrictSchema } from './lowering/to-openai-strict-schema.js';
 export { toGeminiSchema } from './lowering/to-gemini-schema.js';
 export { fromOpenAiStrictArgs } from './lowering/from-openai-strict-args.js';
+export { TOOL_PROVIDERS } from './lowering/tool-providers.js';
+export { UnknownProviderError } from './lowering/unknown-provider-error.js';
 export type { SchemaNode } from './lowering/schema-node.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createToolRegistry } from './registry.js';
-import { httpTool, stubTool } from './dispatch/test-support/stub-tools.js';
+import { UnknownToolError } from './errors.js';
+import { httpTool, stubContext, stubTool } from './dispatch/test-support/stub-tools.js';
 import { gitCommitTool } from './tools/git-commit.js';
 import { gitStatusTool } from './tools/git-status.js';
 
@@ -55,6 +56,31 @@ describe('createToolRegistry', () => {
     expect(registry.get('HTTP')).toBeUndefined();
     expect(registry.get('constructor')).toBeUndefined();
     expect(registry.get('__proto__')).toBeUndefined();
+  });
+
+  it('names only the granted tools when a call names an unknown one', async () => {
+    const tools = ['read_file', 'run_command', 'write_file'].map((id) => stubTool({ id }).tool);
+    const registry = createToolRegistry({ tools, host: {} });
+
+    const attempt = registry.dispatch(
+      { id: 'c', name: 'read_files', args: {} },
+      stubContext(['write_file', 'read_file']),
+    );
+
+    await expect(attempt).rejects.toThrow(UnknownToolError);
+    await expect(attempt).rejects.toMatchObject({
+      availableIds: ['read_file', 'write_file'],
+      message: 'unknown tool "read_files"; available tools: read_file, write_file',
+    });
+  });
+
+  it('exposes preflight, refusing what dispatch refuses', () => {
+    const registry = createToolRegistry({ tools: [stubTool().tool], host: {} });
+
+    const attempt = (): unknown =>
+      registry.preflight({ id: 'c', name: 'stub', args: {} }, stubContext([]));
+
+    expect(attempt).toThrow(expect.objectContaining({ reason: 'not_granted' }));
   });
 
   it('refuses an empty id', () => {

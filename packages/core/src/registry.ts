@@ -1,7 +1,8 @@
-import type { ToolDispatchContext } from './dispatch-context.js';
+import type { ToolDispatchContext, ToolPreflight } from './dispatch-context.js';
 import { compareCodeUnits } from './errors.js';
 import { isCommandPinned } from './policy/pinned-process-tools.js';
 import { dispatch, type RegistryState } from './dispatch/dispatch.js';
+import { preflight } from './dispatch/preflight.js';
 import type { RegisteredTool } from './dispatch/registered-tool.js';
 import type { ToolCall, ToolDispatchOutcome } from './dispatch/tool-call.js';
 import type { AnyToolDef, ToolId } from './tool-def.js';
@@ -17,6 +18,12 @@ export interface ToolRegistryOptions {
 export interface ToolRegistry {
   /** Runs one call through every guard; resolves only when the host call succeeded. */
   dispatch(call: ToolCall, ctx: ToolDispatchContext): Promise<ToolDispatchOutcome>;
+  /**
+   * Dispatch's checks before consent (steps 1–5), synchronously, touching no host, guard,
+   * approval or `beforeDispatch`: throws the typed error dispatch would, else returns the
+   * governed class and the scrubbed preview `confirm` would get. An SDK asks its human after this.
+   */
+  preflight(call: ToolCall, ctx: ToolDispatchContext): ToolPreflight;
   /** The registered tool with exactly this id. */
   get(id: string): AnyToolDef | undefined;
   /** Every registered id, in UTF-16 code-unit order. */
@@ -38,6 +45,7 @@ export function createToolRegistry({ tools, host }: ToolRegistryOptions): ToolRe
   const ids = Object.freeze([...registered.keys()].sort(compareCodeUnits));
   return Object.freeze({
     dispatch: (call: ToolCall, ctx: ToolDispatchContext) => dispatch(state, call, ctx),
+    preflight: (call: ToolCall, ctx: ToolDispatchContext) => preflight(registered, call, ctx),
     get: (id: string) => (typeof id === 'string' ? registered.get(id)?.def : undefined),
     list: () => ids,
   });

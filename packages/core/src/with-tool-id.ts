@@ -16,7 +16,11 @@ import type { ToolId } from './tool-def.js';
 export function withToolId(error: ToolDispatchError, toolId: ToolId): ToolDispatchError {
   if (error.toolId === toolId) return error;
   const options = { cause: error.cause ?? error };
-  if (error instanceof ToolPolicyError) return new ToolPolicyError(toolId, error.reason, options);
+  if (error instanceof ToolPolicyError) {
+    const guardReason = error.guardReason === undefined ? {} : { guardReason: error.guardReason };
+    const narrowed = error.recoverable ? {} : { recoverable: false as const };
+    return new ToolPolicyError(toolId, error.reason, { ...options, ...guardReason, ...narrowed });
+  }
   if (error instanceof ToolDeniedByUserError) {
     const userReason = error.userReason === undefined ? {} : { userReason: error.userReason };
     return new ToolDeniedByUserError(toolId, error.reason, { ...options, ...userReason });
@@ -34,6 +38,7 @@ export function withToolId(error: ToolDispatchError, toolId: ToolId): ToolDispat
       ...options,
       ...detail,
       recoverable: error.recoverable,
+      retryable: error.retryable,
       correctable: error.correctable,
     });
   }

@@ -17,6 +17,8 @@ export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry
   return Object.freeze({
     get: (id: string) => registry.get(id),
     list: () => registry.list(),
+    // A preflight touches nothing, so there is nothing to audit.
+    preflight: (call, ctx) => registry.preflight(call, ctx),
     dispatch: async (call, ctx) => {
       const toolId = safeToolName(call.name);
       audit.write('tool_call', {

@@ -3,6 +3,7 @@ import { ToolDispatchError, ToolExecutionError, withToolId } from '../errors.js'
 import type { AnyToolDef } from '../tool-def.js';
 import type { ToolHost } from '../tool-host.js';
 import { throwIfAborted } from './abort.js';
+import { guardRetention } from './guard-retention.js';
 
 /** What the single host call needs. */
 export interface CallHostInput {
@@ -30,8 +31,9 @@ export function callHost({
   const { signal } = ctx;
   throwIfAborted(signal, tool.id);
   let pending: Promise<unknown>;
+  const retention = guardRetention(ctx, tool.id);
   try {
-    pending = tool.dispatch(args, host, ctx);
+    pending = tool.dispatch(args, host, retention.ctx);
   } catch (error) {
     pending = Promise.reject(error);
   }
@@ -44,6 +46,9 @@ export function callHost({
     },
     (error: unknown) => {
       throwIfAborted(signal, tool.id);
+      // The runner refused to retain the work: its fixed marker, whatever the tool made of it.
+      const refusal = retention.refusal();
+      if (refusal !== undefined) throw refusal;
       if (error instanceof ToolDispatchError) throw withToolId(error, tool.id);
       throw new ToolExecutionError(tool.id, 'host_error', {
         cause: error,

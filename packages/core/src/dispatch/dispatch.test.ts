@@ -281,6 +281,48 @@ describe('dispatch: refusals happen before any host call', () => {
   });
 });
 
+describe('dispatch: the admission hook', () => {
+  it('refuses an async beforeDispatch (fail closed) and handles its rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    const { tool, calls } = stubTool();
+    const registry = createToolRegistry({ tools: [tool], host: {} });
+
+    const attempt = registry.dispatch(
+      { id: 'c', name: 'stub', args: {} },
+      stubContext(['stub'], {
+        beforeDispatch: async () => {
+          await Promise.resolve();
+          throw new Error('durability latch');
+        },
+      }),
+    );
+    const settled = await attempt.catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    process.off('unhandledRejection', onUnhandled);
+
+    expect(settled).toMatchObject({ code: 'tool_failed', reason: 'admission_refused' });
+    expect(calls).toEqual([]);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('refuses an async beforeDispatch that resolves: waiting is not admission', async () => {
+    const { tool, calls } = stubTool();
+    const registry = createToolRegistry({ tools: [tool], host: {} });
+
+    const attempt = registry.dispatch(
+      { id: 'c', name: 'stub', args: {} },
+      stubContext(['stub'], { beforeDispatch: async () => undefined }),
+    );
+
+    await expect(attempt).rejects.toMatchObject({ reason: 'admission_refused' });
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('dispatch: the order of the steps', () => {
   it('refuses provider-executed before resolving the name', async () => {
     const registry = createToolRegistry({ tools: [], host: {} });

@@ -4,23 +4,16 @@ import type { ToolHost } from '../tool-host.js';
 import { splitMedia } from '../with-media.js';
 import { throwIfAborted } from './abort.js';
 import { admitDispatch } from './admit-dispatch.js';
-import { assembleArgs } from './assemble-args.js';
 import { boundResult } from './bound-result.js';
 import { brandUntrusted } from './brand-untrusted.js';
 import { callHost } from './call-host.js';
-import { checkGrant } from './check-grant.js';
-import { checkSecretArgs } from './check-secret-args.js';
-import { enforcePolicy } from './enforce-policy.js';
-import { governedAction } from './governed-action.js';
+import { commitAction } from './commit-action.js';
+import { gateGoverned } from './gate-governed.js';
 import { mapOutput } from './map-output.js';
-import { policyTargetOf } from './policy-target-of.js';
 import { projectEvents } from './project-events.js';
 import type { RegisteredTool } from './registered-tool.js';
-import { rejectProviderExecuted } from './reject-provider-executed.js';
-import { requestApproval } from './request-approval.js';
-import { resolveTool } from './resolve-tool.js';
+import { screenCall } from './screen-call.js';
 import type { ToolCall, ToolDispatchOutcome } from './tool-call.js';
-import { validateArgs } from './validate-args.js';
 import { withinCall } from './within-call.js';
 
 /** The registry's state, built once by `createToolRegistry`. */
@@ -35,31 +28,17 @@ export async function dispatch(
   call: ToolCall,
   ctx: ToolDispatchContext,
 ): Promise<ToolDispatchOutcome> {
-  rejectProviderExecuted(call);
-  const tool = resolveTool(tools, call.name);
+  // Steps 1–5 are `preflight`'s, run by the same code: nothing after them may refuse less.
+  const screened = screenCall(tools, call, ctx);
+  const { tool, args, target, action } = screened;
   const { def } = tool;
-  checkGrant(def.id, ctx.grantedToolIds);
-  const effective = assembleArgs(tool, call.args, ctx.config);
-  checkSecretArgs(def.id, effective, ctx.secretArgKeys);
-  const args = validateArgs(def, effective);
-  const target = policyTargetOf(def, args);
-  enforcePolicy(def, target, ctx);
-  const action = governedAction(def, target);
-  if (action !== undefined && ctx.approval !== undefined) {
-    await requestApproval({
-      toolId: def.id,
-      action,
-      target,
-      approval: ctx.approval,
-      signal: ctx.signal,
-    });
-  }
+  const guarded = action === undefined ? undefined : await gateGoverned(screened, ctx);
   throwIfAborted(ctx.signal, def.id);
   admitDispatch(def.id, target, ctx.beforeDispatch);
   const sideEffecting = action !== undefined || hasSideEffect(def);
   const { parts, output, bounded } = await withinCall(host.outputStore, async () => {
     const { result, parts } = splitMedia(
-      await callHost({ tool: def, args, host, ctx, sideEffecting }),
+      await commitAction(guarded, callHost({ tool: def, args, host, ctx, sideEffecting })),
     );
     const output = mapOutput(result, ctx.config);
     const pending = boundResult(result, host.outputStore, ctx);

@@ -2,12 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AbortSignalLike } from '../abort-signal-like.js';
 import type { ToolApprovalRequest, ToolApprovalRequestedEvent } from '../dispatch-context.js';
 import { ToolCancelledError, ToolDeniedByUserError } from '../errors.js';
+import { previewAction } from './action-preview.js';
 import { requestApproval } from './request-approval.js';
 
 const approve = async (
   _request: ToolApprovalRequest,
   _signal?: AbortSignalLike,
 ): Promise<{ outcome: 'approve' }> => ({ outcome: 'approve' });
+
+const NO_SELECTION = previewAction('os', undefined);
 
 describe('requestApproval', () => {
   it('emits the request, then asks the hook with a scrubbed preview and the raw selection', async () => {
@@ -19,7 +22,7 @@ describe('requestApproval', () => {
     await requestApproval({
       toolId: 'run',
       action: 'process',
-      target: { command },
+      previews: previewAction('process', { command }),
       approval: {
         emitApprovalRequested: (event) => {
           order.push('emit');
@@ -54,7 +57,12 @@ describe('requestApproval', () => {
     async (action, target, preview) => {
       const confirm = vi.fn(approve);
 
-      await requestApproval({ toolId: 't', action, target, approval: { confirm } });
+      await requestApproval({
+        toolId: 't',
+        action,
+        previews: previewAction(action, target),
+        approval: { confirm },
+      });
 
       expect(confirm.mock.calls[0]?.[0]).toMatchObject({
         action,
@@ -65,7 +73,12 @@ describe('requestApproval', () => {
   );
 
   it('fails closed without a confirm hook', async () => {
-    const attempt = requestApproval({ toolId: 't', action: 'os', target: undefined, approval: {} });
+    const attempt = requestApproval({
+      toolId: 't',
+      action: 'os',
+      previews: NO_SELECTION,
+      approval: {},
+    });
 
     await expect(attempt).rejects.toMatchObject({ reason: 'no_approval_hook' });
   });
@@ -74,7 +87,7 @@ describe('requestApproval', () => {
     const attempt = requestApproval({
       toolId: 't',
       action: 'os',
-      target: undefined,
+      previews: NO_SELECTION,
       approval: { confirm: async () => ({ outcome: 'reject', reason: 'ask mode' }) },
     });
 
@@ -99,7 +112,7 @@ describe('requestApproval', () => {
     const attempt = requestApproval({
       toolId: 't',
       action: 'os',
-      target: undefined,
+      previews: NO_SELECTION,
       approval: { confirm: confirm as never },
     });
 
@@ -112,7 +125,7 @@ describe('requestApproval', () => {
     const attempt = requestApproval({
       toolId: 't',
       action: 'os',
-      target: undefined,
+      previews: NO_SELECTION,
       approval: {
         confirm,
         emitApprovalRequested: () => {
@@ -130,7 +143,7 @@ describe('requestApproval', () => {
     const attempt = requestApproval({
       toolId: 't',
       action: 'os',
-      target: undefined,
+      previews: NO_SELECTION,
       signal: controller.signal,
       approval: { confirm: () => new Promise(() => undefined) },
     });
@@ -146,7 +159,7 @@ describe('requestApproval', () => {
     const attempt = requestApproval({
       toolId: 't',
       action: 'os',
-      target: undefined,
+      previews: NO_SELECTION,
       signal: controller.signal,
       approval: {
         confirm: async () => {
@@ -165,7 +178,7 @@ describe('requestApproval', () => {
     const attempt = requestApproval({
       toolId: 't',
       action: 'os',
-      target: undefined,
+      previews: NO_SELECTION,
       signal: controller.signal,
       approval: {
         confirm: async () => {
@@ -185,7 +198,7 @@ describe('requestApproval', () => {
     await requestApproval({
       toolId: 't',
       action: 'os',
-      target: undefined,
+      previews: NO_SELECTION,
       signal: controller.signal,
       approval: { confirm },
     });

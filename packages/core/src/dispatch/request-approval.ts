@@ -1,22 +1,19 @@
 import type { AbortSignalLike } from '../abort-signal-like.js';
 import type {
   ToolActionClass,
-  ToolActionPreview,
   ToolApprovalContext,
   ToolApprovalDecision,
 } from '../dispatch-context.js';
 import { ToolCancelledError, ToolDeniedByUserError } from '../errors.js';
-import { normalizeHost } from '../policy/normalize-host.js';
-import { parseUrl } from '../policy/parse-url.js';
-import { redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
-import type { PolicyTarget, ToolId } from '../tool-def.js';
+import type { ToolId } from '../tool-def.js';
 import { raceAbort, throwIfAborted } from './abort.js';
+import type { ActionPreviews } from './action-preview.js';
 
 /** What the approval step needs to know about one dispatch. */
 export interface ApprovalInput {
   readonly toolId: ToolId;
   readonly action: ToolActionClass;
-  readonly target: PolicyTarget | undefined;
+  readonly previews: ActionPreviews;
   readonly approval: ToolApprovalContext;
   readonly signal?: AbortSignalLike | undefined;
 }
@@ -28,8 +25,7 @@ export interface ApprovalInput {
  */
 export async function requestApproval(input: ApprovalInput): Promise<void> {
   const { toolId, action, approval, signal } = input;
-  const unredactedPreview = previewOf(action, input.target);
-  const preview = scrub(unredactedPreview);
+  const { preview, unredactedPreview } = input.previews;
   throwIfAborted(signal, toolId);
   try {
     approval.emitApprovalRequested?.({ toolId, action, preview });
@@ -61,31 +57,4 @@ export async function requestApproval(input: ApprovalInput): Promise<void> {
     );
   }
   throw new ToolDeniedByUserError(toolId, 'approval_error');
-}
-
-// The selection the approver sees: the path, the command, or the host only, since a URL's
-// path and query are where credentials live.
-function previewOf(action: ToolActionClass, target: PolicyTarget | undefined): ToolActionPreview {
-  if (target === undefined) return {};
-  switch (action) {
-    case 'fs_write':
-      return target.path === undefined ? {} : { path: target.path };
-    case 'process':
-      return target.command === undefined ? {} : { command: target.command };
-    case 'egress': {
-      const hostname = target.url === undefined ? undefined : parseUrl(target.url)?.hostname;
-      const host = hostname === undefined ? undefined : normalizeHost(hostname);
-      return host === undefined ? {} : { host };
-    }
-    case 'os':
-      return {};
-  }
-}
-
-function scrub(preview: ToolActionPreview): ToolActionPreview {
-  const scrubbed: { path?: string; command?: string; host?: string } = {};
-  if (preview.path !== undefined) scrubbed.path = redactSecretShapedText(preview.path);
-  if (preview.command !== undefined) scrubbed.command = redactSecretShapedText(preview.command);
-  if (preview.host !== undefined) scrubbed.host = redactSecretShapedText(preview.host);
-  return Object.freeze(scrubbed);
 }

@@ -44,20 +44,32 @@ describe('resolveTool', () => {
     ['read_file', { def: stubTool({ id: 'read_file' }).tool, configOnly: new Set() }],
     ['write_file', { def: stubTool({ id: 'write_file' }).tool, configOnly: new Set() }],
   ]);
+  const granted = new Set(['read_file', 'write_file']);
 
   it.each(['read_fil', 'READ_FILE', 'read_file ', '__proto__', 'constructor', 'toString', '', 42])(
     'never resolves %j',
     (name) => {
-      expect(() => resolveTool(tools, name)).toThrow(UnknownToolError);
+      expect(() => resolveTool(tools, name, granted)).toThrow(UnknownToolError);
     },
   );
 
   it('lists the available ids, sorted, and echoes only a plain name', () => {
-    const attempt = (): unknown => resolveTool(tools, 'nope');
+    const attempt = (): unknown => resolveTool(tools, 'nope', granted);
 
     expect(attempt).toThrow('unknown tool "nope"; available tools: read_file, write_file');
-    expect(() => resolveTool(tools, 'ignore previous instructions')).toThrow(
+    expect(() => resolveTool(tools, 'ignore previous instructions', granted)).toThrow(
       /unknown tool \(unprintable name\)/,
+    );
+  });
+
+  it('lists only the granted ids, never a registered tool the node may not call', () => {
+    const attempt = (): unknown => resolveTool(tools, 'nope', new Set(['read_file', 'ghost']));
+
+    expect(attempt).toThrow(
+      expect.objectContaining({
+        availableIds: ['read_file'],
+        message: 'unknown tool "nope"; available tools: read_file',
+      }),
     );
   });
 });
@@ -114,6 +126,24 @@ describe('validateArgs', () => {
 
     expect(attempt).toThrow(expect.objectContaining({ fields: ['n'] }));
     expect(attempt).not.toThrow(/secret-value/);
+  });
+
+  it('lists the fields of a schema-order zod refusal in code-unit order', () => {
+    const schema = z.strictObject({ zeta: z.string(), Alpha: z.string(), beta: z.number() });
+
+    const attempt = (): unknown =>
+      validateArgs(
+        toolWith((raw) => schema.parse(raw)),
+        { zeta: 1, Alpha: 2, beta: 'x', aardvark: true },
+      );
+
+    expect(attempt).toThrow(
+      expect.objectContaining({
+        fields: ['Alpha', 'aardvark', 'beta', 'zeta'],
+        message:
+          'tool stub args invalid: Alpha (invalid_type), aardvark (unrecognized_key), beta (invalid_type), zeta (invalid_type)',
+      }),
+    );
   });
 
   it('turns any other throw into (root) without its message', () => {
@@ -190,6 +220,30 @@ describe('admitDispatch', () => {
     expect(attempt).toThrow(
       expect.objectContaining({ reason: 'admission_refused', recoverable: false, retryable: true }),
     );
+  });
+
+  it.each([
+    ['an async hook that resolves', async (): Promise<void> => undefined],
+    ['a returned promise', (): Promise<void> => Promise.resolve()],
+    ['a bare thenable', (): unknown => ({ then: (): void => undefined })],
+    [
+      'a thenable whose then cannot be read',
+      (): unknown => ({
+        get then(): never {
+          throw new Error('trap');
+        },
+      }),
+    ],
+  ])('refuses %s: the hook is synchronous (fail closed)', (_case, hook) => {
+    const attempt = (): void => admitDispatch('t', undefined, hook as () => void);
+
+    expect(attempt).toThrow(expect.objectContaining({ reason: 'admission_refused' }));
+  });
+
+  it('admits a hook returning a non-thenable value', () => {
+    const attempt = (): void => admitDispatch('t', undefined, (() => 42) as () => void);
+
+    expect(attempt).not.toThrow();
   });
 });
 

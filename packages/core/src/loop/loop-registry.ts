@@ -1,4 +1,4 @@
-import type { ToolDispatchContext } from '../dispatch-context.js';
+import type { ToolDispatchContext, ToolPreflight } from '../dispatch-context.js';
 import type { AnyToolDef, ToolId } from '../tool-def.js';
 import type { DurableMediaPart } from '../tool-host.js';
 import type { Untrusted } from '../untrusted.js';
@@ -24,6 +24,8 @@ export interface LoopDispatchOutcome {
  */
 export interface LoopRegistry {
   dispatch(call: LoopToolCall, ctx: ToolDispatchContext): Promise<LoopDispatchOutcome>;
+  /** Dispatch's checks before consent, synchronously; optional so a hand-rolled registry fits. */
+  preflight?(call: LoopToolCall, ctx: ToolDispatchContext): ToolPreflight;
   get(id: ToolId): AnyToolDef | undefined;
   list(): readonly ToolId[];
 }

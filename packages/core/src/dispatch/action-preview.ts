@@ -1,0 +1,50 @@
+import type { ToolActionClass, ToolActionPreview } from '../dispatch-context.js';
+import { normalizeHost } from '../policy/normalize-host.js';
+import { parseUrl } from '../policy/parse-url.js';
+import { redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
+import type { PolicyTarget } from '../tool-def.js';
+
+/** The two views of a governed call's selection: what a human sees, and what stays in-process. */
+export interface ActionPreviews {
+  /** Scrubbed and frozen: the only view that may be shown, logged or forwarded. */
+  readonly preview: ToolActionPreview;
+  /** The same fields unscrubbed, for in-process classification only. */
+  readonly unredactedPreview: ToolActionPreview;
+}
+
+/**
+ * The selection the approver and the governor see: the path, the command, or the host only,
+ * since a URL's path and query are where credentials live.
+ */
+export function previewAction(
+  action: ToolActionClass,
+  target: PolicyTarget | undefined,
+): ActionPreviews {
+  const unredactedPreview = selectionOf(action, target);
+  return { preview: scrub(unredactedPreview), unredactedPreview };
+}
+
+function selectionOf(action: ToolActionClass, target: PolicyTarget | undefined): ToolActionPreview {
+  if (target === undefined) return {};
+  switch (action) {
+    case 'fs_write':
+      return target.path === undefined ? {} : { path: target.path };
+    case 'process':
+      return target.command === undefined ? {} : { command: target.command };
+    case 'egress': {
+      const hostname = target.url === undefined ? undefined : parseUrl(target.url)?.hostname;
+      const host = hostname === undefined ? undefined : normalizeHost(hostname);
+      return host === undefined ? {} : { host };
+    }
+    case 'os':
+      return {};
+  }
+}
+
+function scrub(preview: ToolActionPreview): ToolActionPreview {
+  const scrubbed: { path?: string; command?: string; host?: string } = {};
+  if (preview.path !== undefined) scrubbed.path = redactSecretShapedText(preview.path);
+  if (preview.command !== undefined) scrubbed.command = redactSecretShapedText(preview.command);
+  if (preview.host !== undefined) scrubbed.host = redactSecretShapedText(preview.host);
+  return Object.freeze(scrubbed);
+}

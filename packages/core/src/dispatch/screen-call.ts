@@ -1,0 +1,44 @@
+import type { ToolActionClass, ToolDispatchContext } from '../dispatch-context.js';
+import type { PolicyTarget } from '../tool-def.js';
+import { assembleArgs } from './assemble-args.js';
+import { checkGrant } from './check-grant.js';
+import { checkSecretArgs } from './check-secret-args.js';
+import { enforcePolicy } from './enforce-policy.js';
+import { governedAction } from './governed-action.js';
+import { policyTargetOf } from './policy-target-of.js';
+import type { RegisteredTool } from './registered-tool.js';
+import { rejectProviderExecuted } from './reject-provider-executed.js';
+import { resolveTool } from './resolve-tool.js';
+import type { ToolCall } from './tool-call.js';
+import { validateArgs } from './validate-args.js';
+
+/** A call every check before consent let through, with what the later steps judge it by. */
+export interface ScreenedCall {
+  readonly tool: RegisteredTool;
+  readonly args: unknown;
+  /** Copied and frozen once: guard, approval and admission see this same value. */
+  readonly target: PolicyTarget | undefined;
+  /** The governed class; `undefined` ⇒ no guard, no approval. */
+  readonly action: ToolActionClass | undefined;
+}
+
+/**
+ * Steps 1–5, synchronous and side-effect free, shared by `dispatch` and `preflight` so a call
+ * the preflight passes is judged by exactly the code dispatch runs. The order is the spec's.
+ */
+export function screenCall(
+  tools: ReadonlyMap<string, RegisteredTool>,
+  call: ToolCall,
+  ctx: ToolDispatchContext,
+): ScreenedCall {
+  rejectProviderExecuted(call);
+  const tool = resolveTool(tools, call.name, ctx.grantedToolIds);
+  const { def } = tool;
+  checkGrant(def.id, ctx.grantedToolIds);
+  const effective = assembleArgs(tool, call.args, ctx.config);
+  checkSecretArgs(def.id, effective, ctx.secretArgKeys);
+  const args = validateArgs(def, effective);
+  const target = policyTargetOf(def, args);
+  enforcePolicy(def, target, ctx);
+  return { tool, args, target, action: governedAction(def, target) };
+}
