@@ -1,8 +1,12 @@
 import fc from 'fast-check';
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import type { AnyToolDef } from '../tool-def.js';
+import { ToolArgsInvalidError } from '../errors.js';
 import { BUILTIN_TOOLS } from '../tools/builtin-tools.js';
 import { fromOpenAiStrictArgs } from './from-openai-strict-args.js';
+import { openAiStrictViolations } from './test-support/provider-validators.js';
+import { asStrictModelArgs } from './test-support/strict-model-args.js';
+import { toOpenAiStrictSchema } from './to-openai-strict-schema.js';
 import { toProviderTools } from './to-provider-tools.js';
 
 // One complete, valid argument set per built-in; a model may drop any optional key of it.
@@ -22,59 +26,229 @@ const FULL_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   write_file: { path: 'a', content: '', append: true, createDirs: false },
 };
 
+// The free-form parts get arbitrary values the tool's own schema accepts, `__proto__` keys too.
+const VARIED: Readonly<Record<string, Record<string, fc.Arbitrary<unknown>>>> = {
+  http_request: {
+    headers: fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.string(), {
+      maxKeys: 6,
+      noNullPrototype: true,
+    }),
+  },
+  mcp_call: {
+    args: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }), {
+      maxKeys: 6,
+      noNullPrototype: true,
+    }),
+  },
+};
+
 // Config-only values the registry would merge; the round trip is about the model's part.
 const CONFIG: Readonly<Record<string, Record<string, unknown>>> = {
   web_search: { endpoint: 'https://search.example/' },
 };
 
-const strictTools = toProviderTools(BUILTIN_TOOLS, 'openai-responses').filter(
-  (tool) => tool.strict,
-);
-
-/** What a strict-mode model sends: every key present, `null` for each omitted optional. */
-function asStrictModelArgs(
-  tool: AnyToolDef,
-  args: Record<string, unknown>,
-): Record<string, unknown> {
-  const keys = Object.keys(tool.llmVisibleParams['properties'] as object);
-  return Object.fromEntries(keys.map((key) => [key, Object.hasOwn(args, key) ? args[key] : null]));
+/** Args the tool accepts: the fixture, its free-form parts varied, any optionals left out. */
+function intendedArgs(id: string, required: readonly string[]): fc.Arbitrary<object> {
+  const full = FULL_ARGS[id]!;
+  const optional = Object.keys(full).filter((key) => !required.includes(key));
+  return fc
+    .record({ omitted: fc.subarray(optional), varied: fc.record(VARIED[id] ?? {}) })
+    .map(({ omitted, varied }) =>
+      Object.fromEntries(
+        Object.entries({ ...full, ...varied }).filter(([key]) => !omitted.includes(key)),
+      ),
+    );
 }
 
 describe('fromOpenAiStrictArgs', () => {
-  it.each(
-    strictTools.map(
-      (lowered) => [lowered.name, BUILTIN_TOOLS.find((tool) => tool.id === lowered.name)!] as const,
-    ),
-  )('round-trips %s args a strict model produces, whichever optionals it omits', (id, tool) => {
-    const full = FULL_ARGS[id]!;
-    const optional = Object.keys(full).filter(
-      (key) => !(tool.llmVisibleParams['required'] as string[] | undefined)?.includes(key),
-    );
-    fc.assert(
-      fc.property(fc.subarray(optional), (omitted) => {
-        const intended = Object.fromEntries(
-          Object.entries(full).filter(([key]) => !omitted.includes(key)),
-        );
-        const fromModel = asStrictModelArgs(tool, intended);
-
-        const restored = fromOpenAiStrictArgs(tool, fromModel) as Record<string, unknown>;
-
-        expect(restored).toEqual(intended);
-        expect(tool.parseArgs({ ...restored, ...CONFIG[id] })).toEqual(
-          tool.parseArgs({ ...intended, ...CONFIG[id] }),
-        );
-      }),
-      { numRuns: 40 },
-    );
+  it('covers every built-in with a fixture', () => {
+    expect(Object.keys(FULL_ARGS).sort()).toEqual(BUILTIN_TOOLS.map((tool) => tool.id).sort());
+    expect(BUILTIN_TOOLS).toHaveLength(13);
   });
 
-  it('covers every strict built-in with a fixture', () => {
-    for (const tool of strictTools) expect(FULL_ARGS).toHaveProperty(tool.name);
-    expect(strictTools.length).toBe(11);
+  it.each(BUILTIN_TOOLS.map((tool) => [tool.id, tool] as const))(
+    'round-trips %s: what a strict model sends for the lowered schema comes back as the args meant',
+    (id, tool) => {
+      const [lowered] = toProviderTools([tool], 'openai-responses');
+      const strictSchema = z.fromJSONSchema(lowered!.parameters as z.core.JSONSchema.JSONSchema);
+      const required = (tool.llmVisibleParams['required'] as string[] | undefined) ?? [];
+
+      expect(lowered!.strict).toBe(true);
+      expect(openAiStrictViolations(lowered!.parameters)).toEqual([]);
+      fc.assert(
+        fc.property(intendedArgs(id, required), (intended) => {
+          const fromModel = asStrictModelArgs(lowered!.parameters, intended);
+
+          const restored = fromOpenAiStrictArgs(tool, fromModel) as Record<string, unknown>;
+
+          expect(strictSchema.safeParse(fromModel).success).toBe(true);
+          expect(restored).toStrictEqual(intended);
+          expect(tool.parseArgs({ ...restored, ...CONFIG[id] })).toEqual(
+            tool.parseArgs({ ...intended, ...CONFIG[id] }),
+          );
+        }),
+        { numRuns: 60 },
+      );
+    },
+  );
+
+  it('turns http_request header pairs back into the header map', () => {
+    const tool = BUILTIN_TOOLS.find((def) => def.id === 'http_request')!;
+    const fromModel = {
+      url: 'https://a/',
+      method: null,
+      headers: [
+        { name: 'accept', value: 'text/plain' },
+        { name: 'x-b', value: '' },
+      ],
+      body: null,
+    };
+
+    expect(fromOpenAiStrictArgs(tool, fromModel)).toEqual({
+      url: 'https://a/',
+      headers: { accept: 'text/plain', 'x-b': '' },
+    });
+  });
+
+  it('turns mcp_call JSON text back into the arguments object', () => {
+    const tool = BUILTIN_TOOLS.find((def) => def.id === 'mcp_call')!;
+
+    expect(fromOpenAiStrictArgs(tool, { server: 's', tool: 't', args: '{"q":[1,null]}' })).toEqual({
+      server: 's',
+      tool: 't',
+      args: { q: [1, null] },
+    });
+  });
+
+  it('refuses a pair list that names a key twice, naming the pair and never a value', () => {
+    const tool = BUILTIN_TOOLS.find((def) => def.id === 'http_request')!;
+    const fromModel = {
+      url: 'https://a/',
+      method: null,
+      headers: [
+        { name: 'authorization', value: 'Bearer one' },
+        { name: 'authorization', value: 'Bearer two' },
+      ],
+      body: null,
+    };
+
+    const attempt = () => fromOpenAiStrictArgs(tool, fromModel);
+
+    expect(attempt).toThrow(ToolArgsInvalidError);
+    expect(attempt).toThrow(expect.objectContaining({ code: 'tool_args_invalid' }));
+    expect(attempt).toThrow('tool http_request args invalid: headers.1 (duplicate_name)');
+  });
+
+  it('refuses JSON text that does not parse, without quoting it', () => {
+    const tool = BUILTIN_TOOLS.find((def) => def.id === 'mcp_call')!;
+
+    const attempt = () =>
+      fromOpenAiStrictArgs(tool, { server: 's', tool: 't', args: '{"token": "sk-secret"' });
+
+    expect(attempt).toThrow('tool mcp_call args invalid: args (not_json_text)');
+    expect(attempt).toThrow(
+      expect.objectContaining({ issues: [{ field: 'args', problem: 'not_json_text' }] }),
+    );
+    // The parser's own error quotes the text: it must not ride along as the cause either.
+    expect(attempt).toThrow(expect.not.objectContaining({ cause: expect.anything() }));
+  });
+
+  it.each([
+    ['a pair without a value', [{ name: 'a' }]],
+    ['a pair with a non-string name', [{ name: 1, value: 'x' }]],
+    ['a pair with an extra key', [{ name: 'a', value: 'x', other: 1 }]],
+    ['a bare string in the list', ['a: x']],
+  ])('refuses %s as a malformed pair', (_case, headers) => {
+    const tool = BUILTIN_TOOLS.find((def) => def.id === 'http_request')!;
+
+    const attempt = () => fromOpenAiStrictArgs(tool, { url: 'https://a/', headers });
+
+    expect(attempt).toThrow('tool http_request args invalid: headers.0 (not_a_name_value_pair)');
+  });
+
+  it('keeps a __proto__ pair or JSON key an own key, never the prototype', () => {
+    const http = BUILTIN_TOOLS.find((def) => def.id === 'http_request')!;
+    const mcp = BUILTIN_TOOLS.find((def) => def.id === 'mcp_call')!;
+
+    const headers = (
+      fromOpenAiStrictArgs(http, {
+        url: 'https://a/',
+        headers: [{ name: '__proto__', value: 'x' }],
+      }) as { headers: object }
+    ).headers;
+    const args = (
+      fromOpenAiStrictArgs(mcp, {
+        server: 's',
+        tool: 't',
+        args: '{"__proto__":{"polluted":1}}',
+      }) as {
+        args: object;
+      }
+    ).args;
+
+    expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
+    expect(Object.keys(headers)).toEqual(['__proto__']);
+    expect(Object.keys(args)).toEqual(['__proto__']);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('tells JSON null apart from an omitted optional', () => {
+    const tool = {
+      id: 'free',
+      llmVisibleParams: z.toJSONSchema(z.strictObject({ v: z.unknown().optional() })),
+    };
+
+    expect(fromOpenAiStrictArgs(tool, { v: 'null' })).toEqual({ v: null });
+    expect(fromOpenAiStrictArgs(tool, { v: null })).toEqual({});
+  });
+
+  it('restores maps of objects, arrays of free-form items and nullable maps alike', () => {
+    const schema = z.toJSONSchema(
+      z.strictObject({
+        byName: z.record(z.string(), z.strictObject({ n: z.number().optional() })),
+        items: z.array(z.unknown()),
+        env: z.record(z.string(), z.string()).nullable().optional(),
+        nested: z.record(z.string(), z.record(z.string(), z.string())),
+      }),
+      { io: 'input' },
+    );
+    const tool = { id: 'mixed', llmVisibleParams: schema };
+    const intended = {
+      byName: { a: { n: 1 }, b: {} },
+      items: [{ x: 1 }, 'two', null],
+      env: null,
+      nested: { outer: { inner: 'v' } },
+    };
+    const lowered = toOpenAiStrictSchema(schema)!;
+
+    const fromModel = asStrictModelArgs(lowered, intended);
+
+    expect(openAiStrictViolations(lowered)).toEqual([]);
+    expect(
+      z.fromJSONSchema(lowered as z.core.JSONSchema.JSONSchema).safeParse(fromModel).success,
+    ).toBe(true);
+    expect(fromOpenAiStrictArgs(tool, fromModel)).toStrictEqual(intended);
+  });
+
+  it('follows $ref into $defs to decode what the definition encodes', () => {
+    const tool = {
+      id: 'refs',
+      llmVisibleParams: {
+        type: 'object',
+        properties: { h: { $ref: '#/$defs/headers' } },
+        required: ['h'],
+        $defs: { headers: { type: 'object', additionalProperties: { type: 'string' } } },
+      },
+    };
+
+    expect(fromOpenAiStrictArgs(tool, { h: [{ name: 'a', value: 'b' }] })).toEqual({
+      h: { a: 'b' },
+    });
   });
 
   it('keeps a null the original schema allows, and a null on a required key for parseArgs to refuse', () => {
     const tool = {
+      id: 'nulls',
       llmVisibleParams: {
         type: 'object',
         properties: {
@@ -91,6 +265,7 @@ describe('fromOpenAiStrictArgs', () => {
 
   it('removes nulls inside nested objects and arrays of objects', () => {
     const tool = {
+      id: 'nested',
       llmVisibleParams: {
         type: 'object',
         properties: {
@@ -110,7 +285,7 @@ describe('fromOpenAiStrictArgs', () => {
   });
 
   it('leaves keys the schema does not declare for parseArgs to refuse', () => {
-    const tool = { llmVisibleParams: { type: 'object', properties: {} } };
+    const tool = { id: 'closed', llmVisibleParams: { type: 'object', properties: {} } };
 
     expect(fromOpenAiStrictArgs(tool, { smuggled: null, other: 1 })).toEqual({
       smuggled: null,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { BUILTIN_TOOLS } from '../tools/builtin-tools.js';
 import {
   anthropicViolations,
@@ -6,7 +6,15 @@ import {
   jsonSchemaViolations,
   openAiFunctionViolations,
 } from './test-support/provider-validators.js';
-import { toProviderTools } from './to-provider-tools.js';
+import {
+  TOOL_PROVIDERS,
+  toProviderTools,
+  type AiSdkToolSpec,
+  type GeminiTool,
+  type OpenAiChatTool,
+  type ToolProvider,
+} from './to-provider-tools.js';
+import { UnknownProviderError } from './unknown-provider-error.js';
 
 const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ai-sdk'] as const;
 const WITH_CONFIG_ONLY = BUILTIN_TOOLS.filter((tool) => (tool.configOnlyParams ?? []).length > 0);
@@ -37,16 +45,28 @@ describe('toProviderTools', () => {
     }
   });
 
-  it('makes every tool strict except those with an open map argument', () => {
-    const strictness = Object.fromEntries(
-      toProviderTools(BUILTIN_TOOLS, 'openai-responses').map((tool) => [tool.name, tool.strict]),
-    );
+  it.each(['openai-chat', 'openai-responses'] as const)(
+    'makes all 13 built-ins strict for %s',
+    (provider) => {
+      const tools = toProviderTools(BUILTIN_TOOLS, provider);
 
-    expect(
-      Object.entries(strictness)
-        .filter(([, strict]) => !strict)
-        .map(([name]) => name),
-    ).toEqual(['http_request', 'mcp_call']);
+      const strictness = tools.map((tool) => ('function' in tool ? tool.function : tool).strict);
+
+      expect(strictness).toEqual(BUILTIN_TOOLS.map(() => true));
+    },
+  );
+
+  it('lowers a tool whose root is an open map with strict: false, as a hint', () => {
+    const tool = {
+      id: 'open_root',
+      description: 'd',
+      llmVisibleParams: { type: 'object', additionalProperties: { type: 'string' } },
+    };
+
+    const [lowered] = toProviderTools([tool], 'openai-responses');
+
+    expect(lowered?.strict).toBe(false);
+    expect(openAiFunctionViolations(lowered!)).toEqual([]);
   });
 
   it('sends the open-map tools to OpenAI without propertyNames', () => {
@@ -61,16 +81,18 @@ describe('toProviderTools', () => {
       description: 'd',
       llmVisibleParams: {
         type: 'object',
-        properties: {
-          propertyNames: { type: 'string' },
-          m: { type: 'object', additionalProperties: {} },
-        },
+        properties: { propertyNames: { type: 'string' } },
+        // An open root keeps the tool off the strict path, where propertyNames is stripped.
+        additionalProperties: { type: 'string' },
+        propertyNames: { maxLength: 9 },
       },
     };
 
     const [lowered] = toProviderTools([tool], 'openai-chat');
 
+    expect(lowered?.function.strict).toBe(false);
     expect(lowered?.function.parameters['properties']).toHaveProperty('propertyNames');
+    expect(lowered?.function.parameters).not.toHaveProperty('propertyNames');
   });
 
   it('lowers every built-in to Anthropic tools with an object input_schema', () => {
@@ -124,6 +146,34 @@ describe('toProviderTools', () => {
     const second = toProviderTools(BUILTIN_TOOLS, 'anthropic');
 
     expect(second[0]!.input_schema['properties']).not.toEqual({});
+  });
+
+  it.each(['openai', '', 'constructor', 'OpenAI-Chat', undefined])(
+    'refuses the unknown provider %j, naming the valid ones',
+    (provider) => {
+      const attempt = () => toProviderTools(BUILTIN_TOOLS, provider as ToolProvider);
+
+      expect(attempt).toThrow(UnknownProviderError);
+      expect(attempt).toThrow(
+        expect.objectContaining({
+          code: 'unknown_provider',
+          provider,
+          validProviders: [...TOOL_PROVIDERS],
+        }),
+      );
+      for (const valid of TOOL_PROVIDERS) expect(attempt).toThrow(valid);
+    },
+  );
+
+  it('refuses an unknown provider even with no tools to lower', () => {
+    expect(() => toProviderTools([], 'openai' as ToolProvider)).toThrow(UnknownProviderError);
+  });
+
+  it('types each known provider to its own wire shape', () => {
+    expectTypeOf(toProviderTools([], 'gemini')).toEqualTypeOf<GeminiTool>();
+    expectTypeOf(toProviderTools([], 'openai-chat')).toEqualTypeOf<OpenAiChatTool[]>();
+    expectTypeOf(toProviderTools([], 'ai-sdk')).toEqualTypeOf<Record<string, AiSdkToolSpec>>();
+    expect(TOOL_PROVIDERS).toEqual(PROVIDERS);
   });
 
   it('drops zod safe-integer bounds that only cost tokens', () => {

@@ -2,9 +2,10 @@ import type { JsonSchema, ToolDef } from '../tool-def.js';
 import { cloneJson, isSchemaNode, withoutNoise, type SchemaNode } from './schema-node.js';
 import { toGeminiSchema } from './to-gemini-schema.js';
 import { toOpenAiStrictSchema } from './to-openai-strict-schema.js';
+import type { ToolProvider } from './tool-providers.js';
+import { UnknownProviderError } from './unknown-provider-error.js';
 
-/** The wire formats `toProviderTools` lowers to. */
-export type ToolProvider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'ai-sdk';
+export { TOOL_PROVIDERS, type ToolProvider } from './tool-providers.js';
 
 /** What lowering reads from a tool: never `configOnlyParams`, never `dispatch`. */
 export type LowerableTool = Pick<ToolDef, 'id' | 'description' | 'llmVisibleParams'>;
@@ -61,8 +62,9 @@ export interface ProviderTools {
 /**
  * Lowers tools to a provider's wire shape: `id → name`, `llmVisibleParams → parameters`.
  * Only the model-visible schema crosses; every result is a fresh mutable copy. OpenAI tools are
- * `strict: true` whenever the schema has a strict form (see `toOpenAiStrictSchema`); map the
- * model's arguments back with `fromOpenAiStrictArgs` before `parseArgs`.
+ * `strict: true` whenever the root is a closed object, as every `defineTool` tool's is (see
+ * `toOpenAiStrictSchema`); map the model's arguments back with `fromOpenAiStrictArgs` before
+ * `parseArgs`. Any other provider name throws `UnknownProviderError`.
  */
 export function toProviderTools<P extends ToolProvider>(
   tools: readonly LowerableTool[],
@@ -110,12 +112,15 @@ export function toProviderTools(
           { description: tool.description, inputSchema: plainSchema(tool.llmVisibleParams) },
         ]),
       );
+    default:
+      // Reached from untyped callers (JS, a CLI flag): a wrong name never lowers to `undefined`.
+      throw new UnknownProviderError(provider);
   }
 }
 
 function openAiParameters(schema: JsonSchema): { parameters: SchemaNode; strict: boolean } {
   const strictSchema = toOpenAiStrictSchema(schema);
-  // No strict form (an open map): send the plain schema as a hint; parseArgs still decides.
+  // No strict form (an open root object): send the plain schema as a hint; parseArgs decides.
   return strictSchema === undefined
     ? { parameters: withoutPropertyNames(plainSchema(schema)), strict: false }
     : { parameters: strictSchema, strict: true };
