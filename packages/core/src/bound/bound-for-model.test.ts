@@ -291,3 +291,18 @@ function isWellFormed(text: string): boolean {
 function showsLines(value: unknown): boolean {
   return typeof value === 'string' || toModelText(value) !== JSON.stringify(value);
 }
+
+describe('boundForModel: the inline-media backstop', () => {
+  it('replaces a base64 blob before bounding, so the text around it is not cut', async () => {
+    const blob = 'Zm9vYmFy+/09AbCd'.repeat(8192);
+    const spill = store();
+
+    const bounded = await boundForModel(`head\n${blob}\ntail`, { store: spill });
+
+    expect(bounded).toEqual({
+      result: `head\n[inline media removed: ${blob.length} chars; media goes through the media store as a media:// handle]\ntail`,
+      truncated: false,
+    });
+    expect(spill.spill).not.toHaveBeenCalled();
+  });
+});

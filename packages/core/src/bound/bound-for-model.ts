@@ -2,6 +2,7 @@ import type { AbortSignalLike } from '../abort-signal-like.js';
 import type { ToolResultLimits } from '../dispatch-context.js';
 import type { SpilledResult, ToolOutputStore } from '../tool-host.js';
 import { ToolExecutionError } from '../errors.js';
+import { backstopInlineMedia } from './backstop-inline-media.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
 import { countLines } from './count-lines.js';
 import {
@@ -38,17 +39,19 @@ export interface BoundedResult {
 }
 
 /**
- * Bounds a result for the model (built-in-tools.md §4): a value within `maxBytes`/`maxLines` is
- * returned as is; a larger one becomes ~70% head + ~30% tail cut on code-point boundaries around a
- * truncation marker, and the full text is spilled through the store when there is one.
+ * Bounds a result for the model (built-in-tools.md §4): inline media is replaced by a marker (see
+ * `backstopInlineMedia`); a value then within `maxBytes`/`maxLines` is returned as is; a larger one
+ * becomes ~70% head + ~30% tail cut on code-point boundaries around a truncation marker, and the
+ * full text is spilled through the store when there is one.
  */
 export async function boundForModel(
   value: unknown,
   options: BoundForModelOptions = {},
 ): Promise<BoundedResult> {
   const limits = options.limits ?? DEFAULT_TOOL_RESULT_LIMITS;
-  const over = overCeilingText(value, limits);
-  if (over === undefined) return { result: value, truncated: false };
+  const modelView = backstopInlineMedia(value);
+  const over = overCeilingText(modelView, limits);
+  if (over === undefined) return { result: modelView, truncated: false };
   return truncate(over, limits, options.store, options.signal);
 }
 

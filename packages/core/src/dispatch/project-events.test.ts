@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { projectEvents, projectToolInput, summarizeOutput } from './project-events.js';
+import {
+  ToolArgsInvalidError,
+  ToolExecutionError,
+  ToolPolicyError,
+  UnknownToolError,
+} from '../errors.js';
+import {
+  projectEvents,
+  projectFailedResult,
+  projectToolInput,
+  summarizeOutput,
+} from './project-events.js';
+
+// A 4 KiB base64 run mixing every character class, and a short inline PNG.
+const BLOB = 'Ab0+/Yz9'.repeat(512);
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe('projectToolInput', () => {
   it('removes hidden keys and redacts string leaves', () => {
@@ -54,6 +70,99 @@ describe('projectToolInput', () => {
     );
 
     expect(projected).toEqual({ bytes: '[binary 4 bytes]', run: '[function]', big: '10' });
+  });
+});
+
+describe('projectToolInput: inline media', () => {
+  it.each([
+    ['a data: URI', { content: `<img src="${PNG}">` }, 'iVBORw0KGgo'],
+    ['a bare 4 KiB base64 run', { content: `blob ${BLOB}` }, BLOB.slice(0, 64)],
+  ])('projects %s as a marker', (_case, args, media) => {
+    const projected = JSON.stringify(projectToolInput(args, new Set()));
+
+    expect(projected).not.toContain(media);
+    expect(projected).toContain('[inline media removed:');
+  });
+
+  it.each([
+    ['an ArrayBuffer', new ArrayBuffer(8), '[binary 8 bytes]'],
+    ['a typed array', new Float64Array(2), '[binary 16 bytes]'],
+    [
+      'a { kind: "base64" } object',
+      { kind: 'base64', data: 'iVBORw0KGgo=' },
+      '[inline base64 media]',
+    ],
+  ])('projects %s as a marker', (_case, media, marker) => {
+    const projected = projectToolInput({ media }, new Set());
+
+    expect(projected).toEqual({ media: marker });
+  });
+
+  it('keeps hashes, ids and short tokens', () => {
+    const args = {
+      sha: '3f786850e387550fdab836ed7e6dc881de23001b',
+      id: '123e4567-e89b-12d3-a456-426614174000',
+      handle: `media://sha256-${'ab'.repeat(32)}`,
+      kind: 'text',
+    };
+
+    expect(projectToolInput(args, new Set())).toEqual(args);
+  });
+});
+
+describe('summarizeOutput: inline media', () => {
+  it('summarises a data: URI as a marker', () => {
+    const summary = summarizeOutput(`see ${PNG} here`);
+
+    expect(summary).not.toContain('iVBORw0KGgo');
+    expect(summary).toContain('[inline media removed:');
+  });
+
+  it('summarises binary and base64 objects without their contents', () => {
+    const summary = summarizeOutput({
+      bytes: new Uint8Array([1, 2, 3]),
+      image: { kind: 'base64', data: 'iVBORw0KGgo=' },
+    });
+
+    expect(summary).not.toContain('"0":1');
+    expect(summary).not.toContain('iVBORw0KGgo');
+    expect(summary).toContain('[inline binary removed: 3 bytes;');
+  });
+});
+
+describe('projectFailedResult', () => {
+  it('projects a fed-back failure as success: false with its message as the summary', () => {
+    const error = new ToolArgsInvalidError('read_file', ['path']);
+
+    expect(projectFailedResult(error)).toEqual({
+      toolId: 'read_file',
+      success: false,
+      outputSummary: error.message,
+    });
+  });
+
+  it('names no tool for an unknown one', () => {
+    const error = new UnknownToolError('made_up', ['read_file']);
+
+    expect(projectFailedResult(error)).toEqual({
+      toolId: '(unknown tool)',
+      success: false,
+      outputSummary: error.message,
+    });
+  });
+
+  it('keeps the tool-reported detail out and the summary one redacted line', () => {
+    const error = new ToolExecutionError('mcp_db', 'tool_error', {
+      correctable: true,
+      detail: 'password=hunter2secret\nstack at /srv/app',
+    });
+    const policy = new ToolPolicyError('read_file', 'scope_escape');
+
+    const failed = projectFailedResult(error);
+
+    expect(failed.outputSummary).toBe(error.message);
+    expect(failed.outputSummary).not.toContain('hunter2');
+    expect(projectFailedResult(policy).outputSummary).toBe(policy.message);
   });
 });
 

@@ -1,3 +1,10 @@
+import {
+  backstopInlineMedia,
+  isBinary,
+  isInlineBase64Object,
+  scrubInlineMedia,
+} from '../bound/backstop-inline-media.js';
+import { ToolDispatchError } from '../errors.js';
 import { redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
 import type { ToolId } from '../tool-def.js';
 import type { ToolDispatchEvents } from './tool-call.js';
@@ -53,12 +60,30 @@ class LazyEvents implements ToolDispatchEvents {
   }
 }
 
+/**
+ * The `tool_result` projection of a failure fed back to the model (a correctable or recoverable
+ * error): `success: false`, summarised from the error's fixed, secret-free message. The tool is
+ * the one the error names; an unknown tool has no registered id to name.
+ */
+export function projectFailedResult(error: Error): ToolDispatchEvents['result'] {
+  const toolId = error instanceof ToolDispatchError ? error.toolId : undefined;
+  return Object.freeze({
+    toolId: toolId ?? UNKNOWN_TOOL,
+    success: false,
+    outputSummary: summarizeOutput(error.message),
+  });
+}
+
+/** The `toolId` of a failure that names no registered tool (the model asked for an unknown one). */
+export const UNKNOWN_TOOL = '(unknown tool)';
+
 const MAX_LEAF = 1000;
 const MAX_SUMMARY = 500;
 // Redaction reads a window past the clip so a credential whose end lies beyond the cut is still
 // recognised whole before it is cut.
 const SUMMARY_WINDOW = 8192;
 const MAX_DEPTH = 32;
+const INLINE_BASE64_OBJECT = '[inline base64 media]';
 
 /** The effective args minus hidden keys, string leaves scrubbed then clipped, cycles marked. */
 export function projectToolInput(args: unknown, hiddenKeys: ReadonlySet<string>): unknown {
@@ -74,11 +99,15 @@ export function projectToolInput(args: unknown, hiddenKeys: ReadonlySet<string>)
   return projected;
 }
 
-/** A one-line, redacted, ≤ 500-character summary of the model-facing result. */
+/** A one-line, redacted, ≤ 500-character summary of the model-facing result, media as markers. */
 export function summarizeOutput(modelResult: unknown): string {
-  const text = typeof modelResult === 'string' ? modelResult : (safeJson(modelResult) ?? '');
-  // Multi-line shapes (PEM, a key split by a tab) first, then the one-line form.
-  const window = redactSecretShapedText(clip(text, SUMMARY_WINDOW));
+  const text =
+    typeof modelResult === 'string'
+      ? modelResult
+      : (safeJson(backstopInlineMedia(modelResult)) ?? '');
+  // Media first, so no encoded blob is mistaken for a secret or fills the summary; then
+  // multi-line shapes (PEM, a key split by a tab), then the one-line form.
+  const window = redactSecretShapedText(scrubInlineMedia(clip(text, SUMMARY_WINDOW)));
   const oneLine = redactSecretShapedText(window.replace(/\s+/g, ' ').trim());
   return clip(oneLine, MAX_SUMMARY);
 }
@@ -86,7 +115,7 @@ export function summarizeOutput(modelResult: unknown): string {
 function projectValue(value: unknown, ancestors: object[], depth: number): unknown {
   switch (typeof value) {
     case 'string':
-      return clip(redactSecretShapedText(clip(value, SUMMARY_WINDOW)), MAX_LEAF);
+      return clip(redactSecretShapedText(scrubInlineMedia(clip(value, SUMMARY_WINDOW))), MAX_LEAF);
     case 'bigint':
       return `${value}`;
     case 'function':
@@ -101,7 +130,8 @@ function projectValue(value: unknown, ancestors: object[], depth: number): unkno
   if (value === null) return null;
   if (ancestors.includes(value)) return '[cyclic]';
   if (depth >= MAX_DEPTH) return '[too deep]';
-  if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes]`;
+  if (isBinary(value)) return `[binary ${value.byteLength} bytes]`;
+  if (isInlineBase64Object(value)) return INLINE_BASE64_OBJECT;
   // Only ancestors are cycles: a sibling seen twice is projected at each occurrence.
   ancestors.push(value);
   try {

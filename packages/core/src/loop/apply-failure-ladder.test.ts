@@ -92,6 +92,22 @@ describe('applyFailureLadder', () => {
     expect(step).toEqual({
       action: 'feed_back',
       text: 'tool mcp_db_query failed: tool_error\nsyntax error near FROM',
+      result: {
+        toolId: 'mcp_db_query',
+        success: false,
+        outputSummary: 'tool mcp_db_query failed: tool_error',
+      },
+    });
+  });
+
+  it('projects a fed-back failure as an unsuccessful tool_result with its message', () => {
+    const error = new ToolArgsInvalidError('read_file', ['path']);
+
+    const step = applyFailureLadder(error, { budget: createCorrectionBudget(), round: 1 });
+
+    expect(step).toMatchObject({
+      action: 'feed_back',
+      result: { toolId: 'read_file', success: false, outputSummary: error.message },
     });
   });
 });

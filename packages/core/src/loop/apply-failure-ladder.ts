@@ -1,9 +1,15 @@
+import { projectFailedResult } from '../dispatch/project-events.js';
+import type { ToolDispatchEvents } from '../dispatch/tool-call.js';
 import { classifyToolError, ToolExecutionError } from '../errors.js';
 import type { CorrectionBudget } from './correction-budget.js';
 
-/** What a loop does with one failed call. */
+/** What a loop does with one failed call; a fed-back one carries its `tool_result` projection. */
 export type FailureLadderStep =
-  | { readonly action: 'feed_back'; readonly text: string }
+  | {
+      readonly action: 'feed_back';
+      readonly text: string;
+      readonly result: ToolDispatchEvents['result'];
+    }
   | { readonly action: 'end_turn'; readonly error: unknown };
 
 /** How a surface applies the ladder. */
@@ -29,7 +35,11 @@ export function applyFailureLadder(
     errorClass === 'correctable' ||
     (errorClass === 'recoverable' && options.recoverToolFailures === true);
   if (!feedable || !options.budget.charge(options.round)) return { action: 'end_turn', error };
-  return { action: 'feed_back', text: feedbackText(error as Error) };
+  return {
+    action: 'feed_back',
+    text: feedbackText(error as Error),
+    result: projectFailedResult(error as Error),
+  };
 }
 
 /**

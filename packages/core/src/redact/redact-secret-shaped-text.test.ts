@@ -87,6 +87,30 @@ describe('redactSecretShapedText: every family', () => {
     ],
     ['a URL userinfo password', 'postgres://app:Sup3rS3cret@db.internal:5432/app', 'Sup3rS3cret'],
     [
+      'a Django SECRET_KEY with spaces around =',
+      "SECRET_KEY = 'django-insecure-)k%v5y#8w+3@x!b2q'",
+      'django-insecure',
+    ],
+    ['a camelCase secretKey', 'secretKey: "Zx81-not-public"', 'Zx81-not-public'],
+    ['a Rails secret_key_base', 'secret_key_base = 7d3f1a2b9c8e', '7d3f1a2b9c8e'],
+    ['a .netrc line', 'machine h login u password s3cret', 's3cret'],
+    [
+      'a multi-line .netrc entry',
+      'machine api.example.com\n  login deploy\n  password s3cr3t-pw\n',
+      's3cr3t-pw',
+    ],
+    [
+      'a .netrc line with port and account tokens',
+      'machine ftp.example.com port 21 login u account acct password "two words"',
+      'two words',
+    ],
+    [
+      'a .netrc line without a login after a dotted host',
+      'machine api.example.com password s3cr3t-pw',
+      's3cr3t-pw',
+    ],
+    ['a .netrc default entry', 'default login anonymous password guest-pw@site', 'guest-pw'],
+    [
       'a Slack webhook path',
       'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXX',
       'T000/B000/XXXXXXXXXXXX',
@@ -139,6 +163,15 @@ describe('redactSecretShapedText: near-misses survive', () => {
     ['a push upstream flag', 'git push -u origin main'],
     ['a user flag without a password', 'curl -u admin https://example.com'],
     ['an empty string', ''],
+    ['a plain assignment', 'x = 1'],
+    ['password in prose after a login', 'Use your login and password to sign in.'],
+    ['machine in prose before a password', 'The machine learning password reset flow'],
+    [
+      'a netrc-like sentence whose login ends a clause',
+      'the machine logs login attempts; password resets are audited',
+    ],
+    ['a netrc entry whose password is a reference', 'machine h login u password $NETRC_PW'],
+    ['a secret key file path placeholder', 'SECRET_KEY=${DJANGO_SECRET_KEY}'],
   ])('keeps %s', (_case, text) => {
     expect(redactSecretShapedText(text)).toBe(text);
   });
@@ -165,6 +198,10 @@ describe('redactSecretShapedText: adversarial input finishes and stays redacted'
     ['JWT-looking runs', 'eyJ'.repeat(100_000)],
     ['unterminated quoted values', 'password="'.repeat(30_000)],
     ['userinfo-like runs', '://a:b'.repeat(50_000)],
+    ['netrc entries without a password', 'machine h login u '.repeat(30_000)],
+    ['netrc machine floods', 'machine '.repeat(50_000)],
+    ['netrc dotted-host floods', `machine ${'a.'.repeat(100_000)}`],
+    ['netrc dotted hosts without a password', 'machine a.b.c port 1 '.repeat(20_000)],
   ])('handles %s', (_case, text) => {
     const redacted = redactSecretShapedText(text);
 

@@ -30,6 +30,9 @@ const SECRET_KEYWORDS = [
   'passwd',
   'passphrase',
   'secret',
+  // `SECRET_KEY` (Django), `secret_key_base` (Rails): the keyword alone stops before its suffix.
+  'secret_key',
+  'secret_key_base',
   'token',
   'api_key',
   'access_key',
@@ -48,6 +51,11 @@ const BOUNDARY = '(?<![A-Za-z0-9_-])';
 // `<your-token>`, `{{ secrets.X }}`, `null`): masking them only loses information.
 const NOT_A_VALUE = '(?![$%<{*]|(?:null|none|nil|true|false|undefined)(?![A-Za-z0-9_]))';
 
+// The other tokens a `.netrc` entry may carry between `machine` and `password`.
+const NETRC_TOKENS = '(?:\\s{1,64}(?:account|port)\\s{1,64}[^\\s]{1,256}){0,2}';
+const NETRC_LOGIN = `\\s{1,64}login\\s{1,64}[^\\s;,()]{1,256}${NETRC_TOKENS}`;
+const NETRC_DOTTED_HOST = '(?:[A-Za-z0-9_-]{1,63}\\.){1,16}[A-Za-z0-9_-]{1,63}(?![A-Za-z0-9._-])';
+
 // Every branch keeps its context in one capture group and loses the rest, so a single native
 // replacement string does the work: no per-match callback on text dense with secrets.
 const SECRET_SHAPES = new RegExp(
@@ -62,6 +70,15 @@ const SECRET_SHAPES = new RegExp(
     // it is scanned once and never backtracked.
     `((?<![A-Za-z])[Bb](?:earer|asic)[ \\t]{1,4})` +
       `(?=[A-Za-z0-9._~+/=-]{8})(?=[0-9._~+/=-]|[A-Za-z](?=([a-z]{0,4096}))\\4[0-9._~+/=A-Z-])[A-Za-z0-9._~+/=-]{8,4096}`,
+    // A `.netrc` entry (`machine h login u password p`, on one line or many): the host and login
+    // stay. The login may be left out only after a dotted host (`machine api.example.com
+    // password p`); after any other host it is required (the two host forms never both match, so
+    // an entry is tried once), and a login never ends a clause (`;`, `,`), so prose such as
+    // `machine learning password` or `logs login attempts; password` stays.
+    `(${BOUNDARY}(?:machine[ \\t]{1,16}(?:${NETRC_DOTTED_HOST}${NETRC_TOKENS}(?:${NETRC_LOGIN})?|` +
+      `[A-Za-z0-9_-]{1,253}(?![A-Za-z0-9._-])${NETRC_TOKENS}${NETRC_LOGIN})|` +
+      `default${NETRC_TOKENS}${NETRC_LOGIN})` +
+      `\\s{1,64}password\\s{1,64})${NOT_A_VALUE}(?:"[^"\\r\\n]{1,256}"?|[^\\s]{1,256})`,
     // The password of URL userinfo; the user part and the rest of the URL stay readable.
     `(://[^\\s/?#@:]{0,256}:)${NOT_A_VALUE}[^\\s/?#@]{1,256}(?=@)`,
     // A command-line `user:password` (`curl -u admin:pw`, `--user=admin:pw`): the user stays.
@@ -90,7 +107,7 @@ const SECRET_SHAPES = new RegExp(
 );
 
 // The kept context of whichever branch matched (unmatched groups are empty), then the marker.
-const REPLACEMENT = `$1$2$3$5$6$7${REDACTED}`; // $4 is the bearer letter run, never kept
+const REPLACEMENT = `$1$2$3$5$6$7$8${REDACTED}`; // $4 is the bearer letter run, never kept
 
 // A private-key block is redacted from its header to its END line. The END search is bounded
 // and its answer cached, so a flood of headers without an END line stays linear.

@@ -1,0 +1,267 @@
+/**
+ * The inline-media backstop (ADR-0031): media reaches the model only as a durable `media://`
+ * handle, so a `data:` URI, a bare base64 run of `INLINE_BASE64_MIN_RUN` characters or more, a
+ * `{ kind: 'base64' }` object or raw binary in a model-facing result is replaced by a marker.
+ * Returns `value` itself when there is nothing to replace (the common case allocates nothing);
+ * otherwise a copy, the input left as it was.
+ */
+export function backstopInlineMedia(value: unknown): unknown {
+  if (typeof value === 'string') return scrubInlineMedia(value);
+  if (typeof value !== 'object' || value === null) return value;
+  return backstopObject(value, [], 0);
+}
+
+/** The shortest bare base64 run treated as inline media: shorter runs are hashes, ids, tokens. */
+export const INLINE_BASE64_MIN_RUN = 4096;
+
+/** What stands where inline media was: its size and where media belongs instead. */
+export function inlineMediaMarker(length: number): string {
+  return `[inline media removed: ${length} chars; media goes through the media store as a media:// handle]`;
+}
+
+/** What stands where a `{ kind: 'base64' }` object or raw binary was. */
+export function binaryMediaMarker(byteLength: number | undefined): string {
+  const size = byteLength === undefined ? '' : ` ${byteLength} bytes`;
+  return `[inline binary removed:${size}; media goes through the media store as a media:// handle]`;
+}
+
+/**
+ * `text` with every `data:` URI and every bare base64 run of `INLINE_BASE64_MIN_RUN` or more
+ * replaced by `inlineMediaMarker`; `text` itself when it has neither. A text shorter than the run
+ * costs one native `indexOf`; a longer one samples one character per run length, so ordinary
+ * text is never scanned character by character in JavaScript.
+ */
+export function scrubInlineMedia(text: string): string {
+  const withoutUris = text.includes('data:') ? replaceDataUris(text) : text;
+  return withoutUris.length < INLINE_BASE64_MIN_RUN ? withoutUris : replaceBase64Runs(withoutUris);
+}
+
+/** True for an object that declares itself inline base64 media (`{ kind: 'base64', … }`). */
+export function isInlineBase64Object(value: object): boolean {
+  return Object.hasOwn(value, 'kind') && (value as { kind?: unknown }).kind === 'base64';
+}
+
+/** True for an `ArrayBuffer`, a `SharedArrayBuffer` or any view of one (typed arrays, Buffer). */
+export function isBinary(value: object): value is ArrayBufferLike | ArrayBufferView {
+  return (
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer)
+  );
+}
+
+// Deeper than this the walk stops and the rest is replaced: a check that cannot finish fails
+// closed rather than passing what it never looked at.
+const MAX_DEPTH = 256;
+const TOO_DEEP = '[result nested too deep]';
+
+function backstopObject(value: object, ancestors: object[], depth: number): unknown {
+  if (isBinary(value)) return binaryMediaMarker(value.byteLength);
+  if (isInlineBase64Object(value)) return binaryMediaMarker(undefined);
+  // A cycle is left for bounding, which turns an unserialisable result into a fixed note.
+  if (ancestors.includes(value)) return value;
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === 'function') {
+    return backstopJsonForm(value, toJson as () => unknown, ancestors, depth);
+  }
+  // Only ancestors are cycles: a sibling seen twice is checked at each occurrence.
+  ancestors.push(value);
+  const checked = Array.isArray(value)
+    ? backstopArray(value, ancestors, depth)
+    : backstopFields(value, ancestors, depth);
+  ancestors.pop();
+  return checked;
+}
+
+function backstopArray(items: readonly unknown[], ancestors: object[], depth: number): unknown {
+  let copy: unknown[] | undefined;
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    const next = backstopChild(item, ancestors, depth);
+    if (next === item) continue;
+    copy ??= items.slice();
+    copy[index] = next;
+  }
+  return copy ?? items;
+}
+
+function backstopFields(value: object, ancestors: object[], depth: number): unknown {
+  const fields = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(fields)) {
+    const field = fields[key];
+    const next = backstopChild(field, ancestors, depth);
+    if (next === field) continue;
+    copy ??= copyFields(value);
+    defineOwn(copy, key, next);
+  }
+  return copy ?? value;
+}
+
+function backstopChild(value: unknown, ancestors: object[], depth: number): unknown {
+  if (typeof value === 'string') return scrubInlineMedia(value);
+  if (typeof value !== 'object' || value === null) return value;
+  return backstopObject(value, ancestors, depth + 1);
+}
+
+// The model sees what `JSON.stringify` makes of the object, so that is what is checked.
+function backstopJsonForm(
+  value: object,
+  toJson: () => unknown,
+  ancestors: object[],
+  depth: number,
+): unknown {
+  let json: unknown;
+  try {
+    json = toJson.call(value);
+  } catch {
+    // A throwing `toJSON` makes the result unserialisable; bounding says so.
+    return value;
+  }
+  if (json === value) return value;
+  const next = backstopChild(json, ancestors, depth);
+  return next === json ? value : next;
+}
+
+// Same prototype, so a plain object still renders as one; own keys defined, never assigned, so
+// an own `__proto__` key stays data.
+function copyFields(value: object): Record<string, unknown> {
+  const copy = Object.create(Object.getPrototypeOf(value) as object | null) as Record<
+    string,
+    unknown
+  >;
+  for (const key of Object.keys(value))
+    defineOwn(copy, key, (value as Record<string, unknown>)[key]);
+  return copy;
+}
+
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+// `data:` + an RFC 2397 media type and/or parameters (`;base64`) + `,`. A type or a parameter is
+// required, so a YAML `data:` key or `metadata:,` is never taken for a URI.
+const DATA_URI_HEAD =
+  /data:(?:[A-Za-z]{1,32}\/[A-Za-z0-9.+_-]{1,128}(?:;[A-Za-z0-9.+_-]{1,64}(?:=[^\s;,"'<>]{1,128})?){0,8}|(?:;[A-Za-z0-9.+_-]{1,64}(?:=[^\s;,"'<>]{1,128})?){1,8}),/y;
+
+function replaceDataUris(text: string): string {
+  let output = '';
+  let copiedUpTo = 0;
+  for (let at = text.indexOf('data:'); at !== -1; at = text.indexOf('data:', at + 1)) {
+    // `metadata:image/png,` is not a URI: the scheme starts a token.
+    if (at > 0 && isUriPrefixChar(text.charCodeAt(at - 1))) continue;
+    DATA_URI_HEAD.lastIndex = at;
+    if (!DATA_URI_HEAD.test(text)) continue;
+    const payloadStart = DATA_URI_HEAD.lastIndex;
+    // A base64 payload ends at the first character outside base64; another may hold `.` and `~`,
+    // but not as its last character, which ends the sentence, as a linkifier reads it.
+    const isBase64 = text.startsWith(';base64,', payloadStart - 8);
+    let end = payloadStart;
+    while (end < text.length && isPayloadChar(text.charCodeAt(end), isBase64)) end++;
+    while (end > payloadStart && text.charCodeAt(end - 1) === FULL_STOP) end--;
+    // A bare head is code that builds a URI (`'data:image/png;base64,' + bytes`), not media.
+    if (end === payloadStart) continue;
+    output += text.slice(copiedUpTo, at) + inlineMediaMarker(end - at);
+    copiedUpTo = end;
+    at = end - 1;
+  }
+  return copiedUpTo === 0 ? text : output + text.slice(copiedUpTo);
+}
+
+/**
+ * Any run of `MIN` base64 characters covers one of the positions `MIN - 1, 2·MIN - 1, …`, so only
+ * those are sampled; a sampled base64 character is widened to its whole run, which is replaced
+ * when it is long enough and looks like encoded bytes.
+ */
+function replaceBase64Runs(text: string): string {
+  let output = '';
+  let copiedUpTo = 0;
+  let probe = INLINE_BASE64_MIN_RUN - 1;
+  while (probe < text.length) {
+    if (!isBase64Char(text.charCodeAt(probe))) {
+      probe += INLINE_BASE64_MIN_RUN;
+      continue;
+    }
+    let start = probe;
+    while (start > copiedUpTo && isBase64Char(text.charCodeAt(start - 1))) start--;
+    let end = probe + 1;
+    while (end < text.length && isBase64Char(text.charCodeAt(end))) end++;
+    // Up to two `=` of padding belong to the run they end.
+    for (let pad = 0; pad < 2 && text.charCodeAt(end) === EQUALS; pad++) end++;
+    if (end - start >= INLINE_BASE64_MIN_RUN && looksEncoded(text, start, end)) {
+      output += text.slice(copiedUpTo, start) + inlineMediaMarker(end - start);
+      copiedUpTo = end;
+    }
+    // A long run starting at `end` or later covers this probe or one of the next ones.
+    probe = end + INLINE_BASE64_MIN_RUN - 1;
+  }
+  return copiedUpTo === 0 ? text : output + text.slice(copiedUpTo);
+}
+
+/**
+ * Encoded bytes mix capitals, small letters and digits, and are not only hex digits: a long hex
+ * dump, a row of one letter or a ruler of `-` stays text.
+ */
+function looksEncoded(text: string, start: number, end: number): boolean {
+  let upper = false;
+  let lower = false;
+  let digit = false;
+  let beyondHex = false;
+  for (let index = start; index < end; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit >= 0x41 && unit <= 0x5a) {
+      upper = true;
+      if (unit > 0x46) beyondHex = true;
+    } else if (unit >= 0x61 && unit <= 0x7a) {
+      lower = true;
+      if (unit > 0x66) beyondHex = true;
+    } else if (unit >= 0x30 && unit <= 0x39) digit = true;
+    else if (unit !== EQUALS) beyondHex = true;
+    if (upper && lower && digit && beyondHex) return true;
+  }
+  return false;
+}
+
+const EQUALS = 0x3d;
+const FULL_STOP = 0x2e;
+const PERCENT = 0x25;
+const TILDE = 0x7e;
+
+// Standard and URL-safe alphabets: `A-Z a-z 0-9 + / - _`.
+function isBase64Char(unit: number): boolean {
+  return (
+    (unit >= 0x41 && unit <= 0x5a) ||
+    (unit >= 0x61 && unit <= 0x7a) ||
+    (unit >= 0x30 && unit <= 0x39) ||
+    unit === 0x2b ||
+    unit === 0x2f ||
+    unit === 0x2d ||
+    unit === 0x5f
+  );
+}
+
+// A URI payload: base64 (with `=` and percent-escaped padding), and in a non-base64 payload the
+// unreserved marks too; it stops at a quote, a space, a bracket or a comma, where the surrounding
+// markup or code resumes.
+function isPayloadChar(unit: number, base64Only: boolean): boolean {
+  if (isBase64Char(unit) || unit === EQUALS || unit === PERCENT) return true;
+  return !base64Only && (unit === FULL_STOP || unit === TILDE);
+}
+
+function isUriPrefixChar(unit: number): boolean {
+  return (
+    (unit >= 0x41 && unit <= 0x5a) ||
+    (unit >= 0x61 && unit <= 0x7a) ||
+    (unit >= 0x30 && unit <= 0x39) ||
+    unit === 0x2b ||
+    unit === 0x2d ||
+    unit === 0x2e ||
+    unit === 0x5f
+  );
+}
