@@ -26,7 +26,7 @@ const turn = toolhost.startTurn();
 try {
   while (turn.take()) {
     const message = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       max_tokens: 1024,
       tools: toolhost.tools,
       messages,

@@ -4,4 +4,7 @@ export type {
   AnthropicToolTurn,
   AnthropicTurnOptions,
 } from './create-anthropic-toolhost.js';
-export { toAnthropicMessage } from './to-anthropic-message.js';
+export type { AnthropicRunnerTurn, AnthropicRunnerTurnOptions } from './start-runner-turn.js';
+export { endedTurnText, NOT_RUN_TEXT } from './close-tool-uses.js';
+export { toAnthropicMessage, toolResultBlock } from './to-anthropic-message.js';
+export type { ToolResultContentBlock } from './to-anthropic-message.js';

@@ -20,8 +20,18 @@ export interface ReplayServer {
   close(): Promise<void>;
 }
 
+/** Options of a replay server. */
+export interface ReplayServerOptions {
+  /** Refuses a request body as the real API would: the message becomes a 400, nothing is replayed. */
+  readonly validate?: (body: unknown) => string | undefined;
+}
+
 /** Starts a server on 127.0.0.1, port 0, replaying `responses` in order (then 500s). */
-export async function startReplayServer(responses: readonly unknown[]): Promise<ReplayServer> {
+export async function startReplayServer(
+  responses: readonly unknown[],
+  options: ReplayServerOptions = {},
+): Promise<ReplayServer> {
+  let replayed = 0;
   const requests: RecordedRequest[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -34,7 +44,20 @@ export async function startReplayServer(responses: readonly unknown[]): Promise<
         headers: request.headers,
         body: text === '' ? undefined : JSON.parse(text),
       });
-      const next = responses[requests.length - 1];
+      const body = requests.at(-1)?.body;
+      const invalid = options.validate?.(body);
+      if (invalid !== undefined) {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            type: 'error',
+            error: { type: 'invalid_request_error', message: invalid },
+          }),
+        );
+        return;
+      }
+      const next = responses[replayed];
+      replayed += 1;
       response.writeHead(next === undefined ? 500 : 200, {
         'content-type': 'application/json',
         'request-id': `req_replay_${requests.length}`,

@@ -1,16 +1,60 @@
 import { describe, expect, it } from 'vitest';
-import { resolveAdapterOptions } from './resolve-adapter-options.js';
+import type { ToolDispatchContext } from '../dispatch-context.js';
+import { AdapterOptionsError } from './adapter-options-error.js';
+import { resolveAdapterOptions, type ToolhostAdapterOptions } from './resolve-adapter-options.js';
 import { echoTool, saveTool } from './test-support/sample-tools.js';
 import { createRecordingRegistry } from './test-support/recording-registry.js';
 
 const registry = createRecordingRegistry([saveTool, echoTool]);
 
 describe('resolveAdapterOptions', () => {
-  it('grants every registered tool by default, sorted by id', () => {
-    const resolved = resolveAdapterOptions(registry, { toolPolicy: {} });
+  it('grants exactly the listed tools, sorted by id', () => {
+    const resolved = resolveAdapterOptions(registry, {
+      toolPolicy: {},
+      grantedToolIds: ['save', 'echo'],
+    });
 
     expect(resolved.tools.map((tool) => tool.id)).toEqual(['echo', 'save']);
     expect(resolved.contextFor('echo').grantedToolIds).toEqual(new Set(['echo', 'save']));
+  });
+
+  it.each([
+    ['left out', undefined],
+    ['null', null],
+    ['one id as a string', 'echo'],
+    ['not iterable', { echo: true }],
+  ])('refuses a grant that is %s: registering a tool grants nothing', (_case, grantedToolIds) => {
+    const options = { toolPolicy: {}, grantedToolIds } as unknown as ToolhostAdapterOptions;
+
+    const attempt = () => resolveAdapterOptions(registry, options);
+
+    expect(attempt).toThrow(AdapterOptionsError);
+    expect(attempt).toThrow(
+      'toolhost: grantedToolIds is required: list the tools this agent may call (registering a tool grants nothing)',
+    );
+  });
+
+  it('grants nothing for an empty list', () => {
+    const resolved = resolveAdapterOptions(registry, { toolPolicy: {}, grantedToolIds: [] });
+
+    expect(resolved.tools).toEqual([]);
+    expect(resolved.contextFor('echo').grantedToolIds).toEqual(new Set());
+  });
+
+  it('puts the runner hostCallOptions and beforeDispatch on every context', () => {
+    const hostCallOptions = { retainWork: <T>(factory: () => Promise<T>) => factory() };
+    const beforeDispatch: ToolDispatchContext['beforeDispatch'] = () => {};
+    const resolved = resolveAdapterOptions(registry, {
+      toolPolicy: {},
+      grantedToolIds: ['echo', 'save'],
+      hostCallOptions,
+      beforeDispatch,
+    });
+
+    const contexts = [resolved.contextFor('echo'), resolved.contextFor('save')];
+
+    expect(contexts.map((ctx) => ctx.hostCallOptions)).toEqual([hostCallOptions, hostCallOptions]);
+    expect(contexts.map((ctx) => ctx.beforeDispatch)).toEqual([beforeDispatch, beforeDispatch]);
   });
 
   it('shows the model only the granted tools', () => {
@@ -22,6 +66,7 @@ describe('resolveAdapterOptions', () => {
   it('puts a tool config only on that tool’s context', () => {
     const resolved = resolveAdapterOptions(registry, {
       toolPolicy: {},
+      grantedToolIds: ['echo', 'save'],
       toolConfig: { echo: { prefix: '> ' } },
     });
 
@@ -33,6 +78,7 @@ describe('resolveAdapterOptions', () => {
   it('fills the agent defaults', () => {
     const ctx = resolveAdapterOptions(registry, {
       toolPolicy: { allowedDomains: ['a.example'] },
+      grantedToolIds: ['echo'],
     }).contextFor('echo');
 
     expect(ctx).toMatchObject({
@@ -42,12 +88,18 @@ describe('resolveAdapterOptions', () => {
       toolPolicy: { allowedDomains: ['a.example'] },
     });
     expect(ctx.approval).toBeUndefined();
+    expect(ctx.hostCallOptions).toBeUndefined();
+    expect(ctx.beforeDispatch).toBeUndefined();
   });
 
   it('lets a call override the approval context and pass its signal', () => {
     const signal = new AbortController().signal;
     const approval = { confirm: async () => ({ outcome: 'approve' as const }) };
-    const resolved = resolveAdapterOptions(registry, { toolPolicy: {}, approval: {} });
+    const resolved = resolveAdapterOptions(registry, {
+      toolPolicy: {},
+      grantedToolIds: ['save'],
+      approval: {},
+    });
 
     const ctx = resolved.contextFor('save', { signal, approval });
 
@@ -56,13 +108,21 @@ describe('resolveAdapterOptions', () => {
   });
 
   it.each([
-    ['an unregistered grant', { toolPolicy: {}, grantedToolIds: ['nope'] }],
+    ['an unregistered grant', 'grant_not_registered', { grantedToolIds: ['nope'] }],
     [
       'config for an ungranted tool',
-      { toolPolicy: {}, grantedToolIds: ['echo'], toolConfig: { save: {} } },
+      'config_not_granted',
+      { grantedToolIds: ['echo'], toolConfig: { save: {} } },
     ],
-    ['a negative correction budget', { toolPolicy: {}, maxCorrections: -1 }],
-  ])('rejects %s at creation', (_case, options) => {
-    expect(() => resolveAdapterOptions(registry, options)).toThrow(TypeError);
+    [
+      'a negative correction budget',
+      'max_corrections_invalid',
+      { grantedToolIds: ['echo'], maxCorrections: -1 },
+    ],
+  ])('rejects %s at creation', (_case, reason, options) => {
+    const attempt = () => resolveAdapterOptions(registry, { toolPolicy: {}, ...options });
+
+    expect(attempt).toThrow(TypeError);
+    expect(attempt).toThrow(expect.objectContaining({ code: 'adapter_options_invalid', reason }));
   });
 });

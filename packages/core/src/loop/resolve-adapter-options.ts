@@ -8,14 +8,19 @@ import type {
 } from '../dispatch-context.js';
 import { compareCodeUnits } from '../errors.js';
 import type { AnyToolDef, ToolId } from '../tool-def.js';
+import type { ToolHostCallOptions } from '../tool-host.js';
+import { AdapterOptionsError } from './adapter-options-error.js';
 import { DEFAULT_MAX_CORRECTIONS } from './correction-budget.js';
 import type { LoopRegistry } from './loop-registry.js';
 import { defaultRandomNonce, type RandomNonce } from './random-nonce.js';
 
 /** The one options object every SDK adapter takes: the grant, per-tool config and the policy. */
 export interface ToolhostAdapterOptions {
-  /** The tools the model may see and call; default: every registered tool. */
-  readonly grantedToolIds?: Iterable<ToolId>;
+  /**
+   * The tools the model may see and call. Required: the registry holding a tool is not a grant,
+   * so registering another tool never widens what this agent may call.
+   */
+  readonly grantedToolIds: Iterable<ToolId>;
   /** Config-only values per tool id; merged last at dispatch and never shown to the model. */
   readonly toolConfig?: Readonly<Record<ToolId, Readonly<Record<string, unknown>>>>;
   readonly toolPolicy: ToolPolicy;
@@ -34,6 +39,10 @@ export interface ToolhostAdapterOptions {
   readonly secretArgKeys?: ReadonlySet<string>;
   /** Source of the reported-content fence nonce; defaults to `globalThis.crypto`. */
   readonly randomNonce?: RandomNonce;
+  /** The runner's trusted lifetime authority (`retainWork`), put on every dispatch's context. */
+  readonly hostCallOptions?: ToolHostCallOptions;
+  /** Synchronous trusted admission just before each host call; a throw refuses the call. */
+  readonly beforeDispatch?: ToolDispatchContext['beforeDispatch'];
 }
 
 /** Adapter options with defaults filled and the grant checked against the registry. */
@@ -52,7 +61,7 @@ export interface ResolvedAdapterOptions {
 
 /** Fills defaults and rejects a grant or config naming an unregistered tool, at creation. */
 export function resolveAdapterOptions(
-  registry: Pick<LoopRegistry, 'get' | 'list'>,
+  registry: Pick<LoopRegistry, 'get'>,
   options: ToolhostAdapterOptions,
 ): ResolvedAdapterOptions {
   const {
@@ -61,23 +70,23 @@ export function resolveAdapterOptions(
     nodeId = 'agent',
     fsScope = 'sandboxed',
   } = options;
-  const granted = new Set(options.grantedToolIds ?? registry.list());
+  const granted = grantOf(options.grantedToolIds);
   const tools = [...granted].sort(compareCodeUnits).map((id) => {
     const tool = registry.get(id);
-    if (tool === undefined) throw new TypeError(`toolhost: granted tool ${id} is not registered`);
+    if (tool === undefined) throw new AdapterOptionsError('grant_not_registered', id);
     return tool;
   });
   const config = new Map<ToolId, Readonly<Record<string, unknown>>>();
   for (const [id, parameters] of Object.entries(options.toolConfig ?? {})) {
-    if (!granted.has(id)) throw new TypeError(`toolhost: toolConfig names ungranted tool ${id}`);
+    if (!granted.has(id)) throw new AdapterOptionsError('config_not_granted', id);
     config.set(id, Object.freeze({ ...parameters }));
   }
   if (!Number.isInteger(maxCorrections) || maxCorrections < 0) {
-    throw new TypeError('toolhost: maxCorrections must be a non-negative integer');
+    throw new AdapterOptionsError('max_corrections_invalid');
   }
   const base = {
     nodeId,
-    grantedToolIds: granted as ReadonlySet<ToolId>,
+    grantedToolIds: granted,
     toolPolicy,
     fsScope,
     // Adapters run agents, and an agent never holds the human gate (`git_commit`).
@@ -85,6 +94,8 @@ export function resolveAdapterOptions(
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.mediaScope === undefined ? {} : { mediaScope: options.mediaScope }),
     ...(options.secretArgKeys === undefined ? {} : { secretArgKeys: options.secretArgKeys }),
+    ...(options.hostCallOptions === undefined ? {} : { hostCallOptions: options.hostCallOptions }),
+    ...(options.beforeDispatch === undefined ? {} : { beforeDispatch: options.beforeDispatch }),
   };
   return {
     tools,
@@ -102,4 +113,18 @@ export function resolveAdapterOptions(
       };
     },
   };
+}
+
+// A JS caller can leave the grant out or pass one id as a string (iterable, letter by letter):
+// both are refused, so a missing grant never falls back to the whole registry.
+function grantOf(grantedToolIds: Iterable<ToolId> | undefined): ReadonlySet<ToolId> {
+  if (
+    grantedToolIds === undefined ||
+    grantedToolIds === null ||
+    typeof grantedToolIds === 'string' ||
+    typeof (grantedToolIds as Partial<Iterable<ToolId>>)[Symbol.iterator] !== 'function'
+  ) {
+    throw new AdapterOptionsError('grant_required');
+  }
+  return new Set(grantedToolIds);
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ToolDispatchContext } from '../dispatch-context.js';
 import {
   ToolCancelledError,
@@ -16,6 +16,8 @@ import {
   echoTool,
   failTool,
   imageTool,
+  retainedEntries,
+  retainedTool,
   samplePng,
   saveTool,
   slowTool,
@@ -294,5 +296,154 @@ describe('runToolCalls on a crashing tool', () => {
     });
 
     expect(contents(round.toolMessage.content)).toEqual(['tool fail failed: host_error']);
+  });
+});
+
+describe('runToolCalls with the runner execution authority', () => {
+  const retaining = createRecordingRegistry([echoTool, retainedTool]);
+  const grant = { grantedToolIds: new Set(['echo', 'retained']) };
+  const refusal = Object.freeze({ departed: 'runner-7' });
+  beforeEach(() => {
+    retainedEntries.count = 0;
+  });
+
+  it('runs every host call inside the runner retainWork', async () => {
+    const retained: string[] = [];
+    const hostCallOptions = {
+      retainWork: <T>(factory: () => Promise<T>) => {
+        retained.push('retained');
+        return factory();
+      },
+    };
+
+    const round = await runToolCalls(
+      [
+        { id: 'c1', name: 'retained', args: {} },
+        { id: 'c2', name: 'retained', args: {} },
+      ],
+      {
+        registry: retaining,
+        ctx: context(grant),
+        budget: createCorrectionBudget(),
+        hostCallOptions,
+      },
+    );
+
+    expect(contents(round.toolMessage.content)).toEqual(['done', 'done']);
+    expect(retained).toEqual(['retained', 'retained']);
+  });
+
+  it('clears a retainer the prepared context carried: only the execution supplies it', async () => {
+    let retained = 0;
+    const prepared = context({
+      ...grant,
+      hostCallOptions: { retainWork: (factory) => ((retained += 1), factory()) },
+    });
+
+    await runToolCalls([{ id: 'c1', name: 'retained', args: {} }], {
+      registry: retaining,
+      ctx: prepared,
+      budget: createCorrectionBudget(),
+    });
+
+    expect(retained).toBe(0);
+    expect(retainedEntries.count).toBe(1);
+  });
+
+  it('admits each call through beforeDispatch, whose refusal ends the turn unrun', async () => {
+    const admitted: string[] = [];
+    const beforeDispatch = (toolId: string) => {
+      admitted.push(toolId);
+      if (toolId === 'retained') throw new Error('durability latch closed');
+    };
+
+    const attempt = runToolCalls(
+      [
+        { id: 'c1', name: 'echo', args: { text: 'x' } },
+        { id: 'c2', name: 'retained', args: {} },
+      ],
+      {
+        registry: retaining,
+        ctx: context(grant),
+        budget: createCorrectionBudget(),
+        beforeDispatch,
+      },
+    );
+
+    await expect(attempt).rejects.toMatchObject({ toolId: 'retained', code: 'tool_failed' });
+    expect(admitted).toEqual(['echo', 'retained']);
+    expect(retainedEntries.count).toBe(0);
+  });
+
+  it.each([
+    ['before entry', <T>(_factory: () => Promise<T>): Promise<T> => Promise.reject(refusal)],
+    [
+      'after entry, the work still owned',
+      async <T>(factory: () => Promise<T>): Promise<T> => {
+        void factory();
+        throw refusal;
+      },
+    ],
+  ])(
+    'ends the turn with the runner’s own refusal %s, never fed back',
+    async (_case, retainWork) => {
+      const budget = createCorrectionBudget();
+
+      const attempt = runToolCalls([{ id: 'c1', name: 'retained', args: {} }], {
+        registry: retaining,
+        ctx: context(grant),
+        budget,
+        recoverToolFailures: true,
+        hostCallOptions: { retainWork },
+      });
+
+      await expect(attempt).rejects.toBe(refusal);
+      expect(budget.used).toBe(0);
+    },
+  );
+
+  it('keeps a genuine fault of the retained work an ordinary tool failure', async () => {
+    const round = await runToolCalls([{ id: 'c1', name: 'retained', args: { crash: true } }], {
+      registry: retaining,
+      ctx: context(grant),
+      budget: createCorrectionBudget(),
+      recoverToolFailures: true,
+      hostCallOptions: { retainWork: (factory) => factory() },
+    });
+
+    expect(contents(round.toolMessage.content)).toEqual(['tool retained failed: host_error']);
+  });
+});
+
+describe('runToolCalls one call at a time', () => {
+  it('charges one correction for calls of one response run separately', async () => {
+    const budget = createCorrectionBudget(3);
+    const round = {};
+    const bad = [{ id: 'c', name: 'nope', args: {} }];
+
+    await runToolCalls(bad, { registry, ctx: context(), budget, round });
+    await runToolCalls(bad, { registry, ctx: context(), budget, round });
+
+    expect(budget.used).toBe(1);
+  });
+
+  it('reports every settled result before a later call ends the turn', async () => {
+    const settled: string[] = [];
+    const calls = [
+      { id: 'c1', name: 'echo', args: { text: 'ran' } },
+      { id: 'c2', name: 'nope', args: {} },
+      { id: 'c3', name: 'fail', args: { reason: 'fatal' } },
+      { id: 'c4', name: 'echo', args: { text: 'never' } },
+    ];
+
+    const attempt = runToolCalls(calls, {
+      registry,
+      ctx: context(),
+      budget: createCorrectionBudget(),
+      onResult: (part) => settled.push(`${part.toolCallId} ${String(part.isError)}`),
+    });
+
+    await expect(attempt).rejects.toMatchObject({ message: 'tool fail failed: exit_signal' });
+    expect(settled).toEqual(['c1 false', 'c2 true']);
   });
 });

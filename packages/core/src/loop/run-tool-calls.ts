@@ -1,5 +1,8 @@
 import type { ToolDispatchContext } from '../dispatch-context.js';
+import { restoreRetentionRefusal } from '../dispatch/guard-retention.js';
+import type { ToolDispatchEvents } from '../dispatch/tool-call.js';
 import { ToolCancelledError, type ToolDispatchError } from '../errors.js';
+import type { ToolHostCallOptions } from '../tool-host.js';
 import { markUntrusted, unwrapUntrusted } from '../untrusted.js';
 import { applyFailureLadder } from './apply-failure-ladder.js';
 import type { CorrectionBudget } from './correction-budget.js';
@@ -19,6 +22,23 @@ export interface RunToolCallsOptions {
   readonly recoverToolFailures?: boolean;
   /** Source of the per-call fence nonce; defaults to `globalThis.crypto`. */
   readonly randomNonce?: RandomNonce;
+  /**
+   * The runner's transient lifetime authority (`retainWork`) for this execution. Only this option
+   * supplies it: a prepared `ctx` cannot, so any `ctx.hostCallOptions` is cleared without it.
+   */
+  readonly hostCallOptions?: ToolHostCallOptions;
+  /** Synchronous trusted admission just before each host call; replaces `ctx.beforeDispatch`. */
+  readonly beforeDispatch?: ToolDispatchContext['beforeDispatch'];
+  /**
+   * The model response these calls answer, for the one-charge-per-response budget when a surface
+   * runs a response's calls one at a time; default: this call list is the whole response.
+   */
+  readonly round?: object;
+  /**
+   * Told of each call's result as it settles, so a surface can still answer the calls that ran
+   * when a later one ends the turn (the API rejects a conversation with an unanswered call).
+   */
+  readonly onResult?: (part: ToolResultPart) => void;
 }
 
 /** The messages to append after the model response that asked for the calls. */
@@ -27,6 +47,8 @@ export interface ToolCallRound {
   readonly toolMessage: ToolMessage;
   /** Every media attachment of the round, fenced as reported content, after the tool results. */
   readonly attachments?: UserMessage;
+  /** The `tool_result` projections (`success: false`) of the failures fed back, in call order. */
+  readonly failedResults?: readonly ToolDispatchEvents['result'][];
 }
 
 /**
@@ -41,18 +63,21 @@ export async function runToolCalls(
 ): Promise<ToolCallRound> {
   const { registry, budget } = options;
   const { ctx: context } = options;
-  const contextFor = typeof context === 'function' ? context : () => context;
-  // A fresh object per response: every failure of this response shares one budget charge.
-  const round = {};
+  const prepared = typeof context === 'function' ? context : () => context;
+  const contextFor = (call: LoopToolCall): ToolDispatchContext =>
+    executionContext(prepared(call), options);
+  // One object per response: every failure of this response shares one budget charge.
+  const round = options.round ?? {};
   const results: ToolResultPart[] = [];
   const media: CallMediaAttachments[] = [];
+  const failedResults: ToolDispatchEvents['result'][] = [];
   for (const call of calls) {
     const ctx = contextFor(call);
     if (isAborted(ctx)) throw cancelledBefore(call, registry);
     try {
       const outcome = await registry.dispatch(call, ctx);
       const { result } = unwrapUntrusted(outcome.toolResult);
-      results.push(resultPart(call, false, markUntrusted(result)));
+      results.push(settle(resultPart(call, false, markUntrusted(result)), options));
       if (outcome.mediaAttachments !== undefined) {
         media.push({ toolCallId: call.id, attachments: outcome.mediaAttachments });
       }
@@ -61,7 +86,8 @@ export async function runToolCalls(
       if (isAborted(ctx) && !(error instanceof ToolCancelledError)) {
         throw cancelledBefore(call, registry);
       }
-      const step = applyFailureLadder(error, {
+      // The runner gets its own refusal back; the ladder sees it as the fatal value it is.
+      const step = applyFailureLadder(restoreRetentionRefusal(error), {
         budget,
         round,
         ...(options.recoverToolFailures === undefined
@@ -69,13 +95,35 @@ export async function runToolCalls(
           : { recoverToolFailures: options.recoverToolFailures }),
       });
       if (step.action === 'end_turn') throw step.error;
-      results.push(resultPart(call, true, markUntrusted(step.text)));
+      results.push(settle(resultPart(call, true, markUntrusted(step.text)), options));
+      failedResults.push(step.result);
     }
   }
   const toolMessage: ToolMessage = { role: 'tool', content: results };
-  if (media.length === 0) return { toolMessage };
+  const settled: ToolCallRound =
+    failedResults.length === 0 ? { toolMessage } : { toolMessage, failedResults };
+  if (media.length === 0) return settled;
   const attachments = fenceReportedMedia(media, (options.randomNonce ?? defaultRandomNonce)());
-  return attachments === undefined ? { toolMessage } : { toolMessage, attachments };
+  return attachments === undefined ? settled : { ...settled, attachments };
+}
+
+// The execution's own authority replaces whatever the prepared context carried.
+function executionContext(
+  prepared: ToolDispatchContext,
+  options: RunToolCallsOptions,
+): ToolDispatchContext {
+  const { hostCallOptions: _prepared, ...ctx } = prepared;
+  const beforeDispatch = options.beforeDispatch ?? prepared.beforeDispatch;
+  return {
+    ...ctx,
+    ...(options.hostCallOptions === undefined ? {} : { hostCallOptions: options.hostCallOptions }),
+    ...(beforeDispatch === undefined ? {} : { beforeDispatch }),
+  };
+}
+
+function settle(part: ToolResultPart, options: RunToolCallsOptions): ToolResultPart {
+  options.onResult?.(part);
+  return part;
 }
 
 function resultPart(

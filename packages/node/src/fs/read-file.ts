@@ -12,6 +12,14 @@ export const MAX_READ_BYTES = 8 * 1024 * 1024;
 /** Spec §4: a NUL in this many leading bytes means binary. */
 export const BINARY_SNIFF_BYTES = 8192;
 const PAGE_CHUNK_BYTES = 64 * 1024;
+// What models take as an image or a document block; other binaries stay a bare handle.
+const VIEWABLE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+]);
 /**
  * How far a paged read scans for its lines: a call's whole spill (256 MiB by default) and one page
  * more. A huge sparse file is otherwise scanned from byte 0 until the call times out.
@@ -94,7 +102,10 @@ async function readOpened(
       mimeType,
       scopes: request.mediaScope === undefined ? [] : [request.mediaScope],
     });
-    return { content: '', mimeType, sizeBytes: bytes.byteLength, lastModified, media: part };
+    // A file the model can view rides with its bytes (the jail already allowed the read), so an
+    // adapter can deliver the pixels without a second `read_media` call.
+    const viewable = VIEWABLE_TYPES.has(mimeType) ? { ...part, data: new Uint8Array(bytes) } : part;
+    return { content: '', mimeType, sizeBytes: bytes.byteLength, lastModified, media: viewable };
   }
   return {
     content: bytes.toString('utf8'),

@@ -15,6 +15,8 @@ export function createRecordingRegistry(
     calls,
     get: (id) => registry.get(id),
     list: () => registry.list(),
+    // Not recorded: a preflight runs no host and reaches no dispatch.
+    preflight: (call, ctx) => registry.preflight(call, ctx),
     dispatch: (call, ctx) => {
       calls.push(call);
       return registry.dispatch(call, ctx);

@@ -91,3 +91,26 @@ export function samplePng(name: string): DurableMediaPart {
     data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
   };
 }
+
+/**
+ * Runs its host work under the runner's `retainWork`, as the egress and process arms do; each
+ * entry of the work counts on `retainedEntries`, and `crash` makes the work itself fail.
+ */
+export const retainedEntries = { count: 0 };
+
+/** See `retainedEntries`. */
+export const retainedTool = defineTool({
+  id: 'retained',
+  description: 'Do host work the runner retains',
+  args: z.strictObject({ crash: z.boolean().optional() }),
+  policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+  dispatch: ({ crash }, _host, ctx) => {
+    const work = async (): Promise<string> => {
+      retainedEntries.count += 1;
+      if (crash === true) throw new Error('socket hang up at 10.0.0.7');
+      return 'done';
+    };
+    const retainWork = ctx.hostCallOptions?.retainWork;
+    return retainWork === undefined ? work() : retainWork(work);
+  },
+});
