@@ -146,6 +146,10 @@ describe('isProtectedPath through symlinked directories (a real checkout)', () =
     await symlink('settings', path.join(root, 'conf'));
     await symlink(path.join(base, 'state'), path.join(root, 'cache'));
     await symlink('src', path.join(root, 'code'));
+    // Dangling: the write walk follows them and creates the target with createDirs.
+    await symlink('.github/new-workflows', path.join(root, 'pending'));
+    await symlink('src/new', path.join(root, 'drafts'));
+    await symlink('pending', path.join(root, 'chained'));
     real = {
       root,
       configFile: path.join(root, 'settings', 'agent.json'),
@@ -161,6 +165,8 @@ describe('isProtectedPath through symlinked directories (a real checkout)', () =
     ['a custom config file through conf -> settings', 'conf/agent.json'],
     ['the state dir through cache -> state', 'cache/spill/x.txt'],
     ['a new directory under an alias', 'ci/new/deeper/file.yml'],
+    ['a workflow through a dangling alias of .github', 'pending/deploy.yml'],
+    ['a workflow through a chain ending in a dangling alias', 'chained/deploy.yml'],
   ])('protects %s', (_case, target) => {
     expect(isProtectedPath(target, real)).toBe(true);
   });
@@ -168,6 +174,7 @@ describe('isProtectedPath through symlinked directories (a real checkout)', () =
   it.each([
     ['a source file through code -> src', 'code/index.ts'],
     ['a new file in a plain directory', 'src/new/file.ts'],
+    ['a new file through a dangling alias of src', 'drafts/file.ts'],
   ])('does not protect %s', (_case, target) => {
     expect(isProtectedPath(target, real)).toBe(false);
   });

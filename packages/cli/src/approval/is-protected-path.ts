@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { SHELL_STARTUP_FILES } from '@toolhost/node';
 
@@ -213,9 +213,12 @@ function isProtectedLexically(resolved: string, context: ProtectedPathContext): 
 
 /**
  * Where a write to `resolved` would land: the realpath of its deepest existing ancestor, plus the
- * part that does not exist yet. `undefined` when the file system answers anything but "missing".
+ * part that does not exist yet. A dangling symlink on the way is followed, as the fs arm's write
+ * walk follows it (`pending -> .github/new` then `pending/x.yml` lands in `.github`). `undefined`
+ * when the file system answers anything but "missing".
  */
-function realDestination(resolved: string): string | undefined {
+function realDestination(resolved: string, hops = 0): string | undefined {
+  if (hops > MAX_SYMLINK_HOPS) return undefined;
   const missing: string[] = [];
   for (let current = resolved; ; current = path.dirname(current)) {
     try {
@@ -225,8 +228,29 @@ function realDestination(resolved: string): string | undefined {
       if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(current) === current) {
         return undefined;
       }
+      const link = danglingLink(current);
+      if (link === null) return undefined;
+      if (link !== undefined) {
+        const parent = realDestination(path.dirname(current), hops + 1);
+        if (parent === undefined) return undefined;
+        return realDestination(path.resolve(parent, link, ...missing.reverse()), hops + 1);
+      }
       missing.push(path.basename(current));
     }
+  }
+}
+
+// Linux's own limit on symlink expansions in one lookup.
+const MAX_SYMLINK_HOPS = 40;
+
+// The target of a symlink realpath could not follow; `undefined` if `file` is no symlink (or
+// missing), `null` when the file system answers anything else.
+function danglingLink(file: string): string | undefined | null {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : null;
   }
 }
 

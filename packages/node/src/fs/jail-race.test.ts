@@ -108,11 +108,44 @@ describe('the jail under a swapping attacker', () => {
     expect(swaps).toBeGreaterThan(10);
     report('parent directory', tally, swaps, naive);
   });
+
+  it('never writes outside when an in-root directory alias is re-pointed out of the root', async () => {
+    box = await createSandbox();
+    const { root, outside } = box;
+    const fs = box.fs;
+    const before = await snapshotTree(outside);
+    const tally: Tally = { ok: 0, refused: 0, leaked: 0 };
+
+    const swaps = await race('alias', root, outside, async (worker, round) => {
+      await count(tally, async () => {
+        const written = await fs.writeFile({
+          path: `alias/w-${worker}-${round}.txt`,
+          content: 'W',
+        });
+        return !written.path.startsWith('d/');
+      });
+      await count(tally, async () => {
+        const written = await fs.writeFile({
+          path: `alias/sub-${worker}-${round}/x.txt`,
+          content: 'W',
+          createDirs: true,
+        });
+        return !written.path.startsWith('d/');
+      });
+    });
+
+    expect(await snapshotTree(outside)).toEqual(before);
+    expect(tally.leaked).toBe(0);
+    expect(tally.ok).toBeGreaterThan(0);
+    expect(tally.refused).toBeGreaterThan(0);
+    expect(swaps).toBeGreaterThan(10);
+    report('directory alias', tally, swaps);
+  });
 });
 
 // Runs `round` in WORKERS loops while the swapper child runs; resolves the swap count.
 async function race(
-  mode: 'final' | 'parent',
+  mode: 'final' | 'parent' | 'alias',
   root: string,
   outside: string,
   round: (worker: number, round: number) => Promise<void>,
@@ -177,9 +210,9 @@ async function naiveLeaks(
   return leaks;
 }
 
-function report(label: string, tally: Tally, swaps: number, naive: number): void {
+function report(label: string, tally: Tally, swaps: number, naive?: number): void {
   console.log(
-    `race (${label}): ${swaps} swaps; jail ok ${tally.ok}, refused ${tally.refused}, leaked ${tally.leaked}; ` +
-      `naive realpath-then-open leaked ${naive}`,
+    `race (${label}): ${swaps} swaps; jail ok ${tally.ok}, refused ${tally.refused}, leaked ${tally.leaked}` +
+      (naive === undefined ? '' : `; naive realpath-then-open leaked ${naive}`),
   );
 }

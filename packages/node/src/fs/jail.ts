@@ -53,7 +53,11 @@ export interface Jail {
   openForRead(toolId: ToolId, requested: string, kind: 'file' | 'directory'): Promise<OpenedEntry>;
   /** Opens a subdirectory of an open directory without following a symlink; `undefined` if refused. */
   openChildDirectory(parent: DirectoryRef, name: string): Promise<OpenedEntry | undefined>;
-  /** Walks to the parent of a write target, never through a symlink, creating directories on request. */
+  /**
+   * Walks to the parent of a write target, creating directories on request. A symlinked directory
+   * on the way is expanded and re-checked like a read's, so the write lands at the verified real
+   * location and the write floor judges that location; the leaf itself is never followed.
+   */
   openParentForWrite(toolId: ToolId, requested: string, createDirs: boolean): Promise<WriteTarget>;
   /** A real path as the model sees it: relative to the root when inside it. */
   displayName(real: string): string;
@@ -170,26 +174,40 @@ export async function createJail(options: JailOptions): Promise<Jail> {
     },
 
     async openParentForWrite(toolId, requested, createDirs) {
-      const target = resolveRequestedPath(toolId, root, requested);
-      if (isOnWriteFloor(requested, floor) || isOnWriteFloor(target, floor))
-        throw new ToolPolicyError(toolId, 'protected_path');
-      const base = containing(toolId, target, 'write');
-      const segments = segmentsBelow(base.path, target);
-      const name = segments.pop();
-      if (name === undefined) throw fsFailure(toolId, 'is_directory', true);
-      const walked = await walkForWrite(toolId, base, segments, createDirs, verify);
-      // A write straight into a root reuses the root's descriptor, which outlives the call.
-      const release =
-        walked.handle === base.handle ? async () => undefined : () => walked.handle.close();
-      try {
-        const directory = await verify(toolId, walked, 'write');
-        const written = path.join(directory.path, name);
-        if (isOnWriteFloor(written, floor)) throw new ToolPolicyError(toolId, 'protected_path');
-        return { directory, name, path: written, release };
-      } catch (error) {
-        await release();
-        throw error;
+      let target = resolveRequestedPath(toolId, root, requested);
+      if (isOnWriteFloor(requested, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+      for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
+        // Judged again after every symlink: `alias -> .git` lands the write in `.git`.
+        if (isOnWriteFloor(target, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+        const base = containing(
+          toolId,
+          target,
+          'write',
+          hop === 0 ? 'scope_escape' : 'symlink_refused',
+        );
+        const segments = segmentsBelow(base.path, target);
+        const name = segments.pop();
+        if (name === undefined) throw fsFailure(toolId, 'is_directory', true);
+        const walked = await walkForWrite(toolId, base, segments, createDirs, verify);
+        if ('redirect' in walked) {
+          // Only directories on the way are resolved; the leaf `name` is never followed.
+          target = path.join(walked.redirect, name);
+          continue;
+        }
+        // A write straight into a root reuses the root's descriptor, which outlives the call.
+        const release =
+          walked.handle === base.handle ? async () => undefined : () => walked.handle.close();
+        try {
+          const directory = await verify(toolId, walked, 'write');
+          const written = path.join(directory.path, name);
+          if (isOnWriteFloor(written, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+          return { directory, name, path: written, release };
+        } catch (error) {
+          await release();
+          throw error;
+        }
       }
+      throw new ToolPolicyError(toolId, 'symlink_refused');
     },
 
     displayName(real) {

@@ -72,7 +72,11 @@ export async function walk(
   return { handle: owned, path: current.path };
 }
 
-/** Opens the directories of a write target one by one, never through a symlink. */
+/**
+ * Opens the directories of a write target one by one, never through a symlink: a symlinked
+ * directory on the way ends the walk with a redirect the jail re-checks and walks again from a
+ * root, exactly as a read does.
+ */
 export async function walkForWrite(
   toolId: ToolId,
   base: WalkBase,
@@ -83,16 +87,20 @@ export async function walkForWrite(
     entry: { handle: FileHandle; path: string },
     mode: 'write',
   ) => Promise<OpenedEntry>,
-): Promise<{ handle: FileHandle; path: string }> {
+): Promise<WalkStep> {
   if (segments.length === 0) return { handle: base.handle, path: base.path };
   let current: DirectoryRef = base;
   let owned: FileHandle | undefined;
   try {
-    for (const name of segments) {
+    for (const [index, name] of segments.entries()) {
       const next = await openDirectoryForWrite(toolId, current, owned, name, createDirs, verify);
+      if ('link' in next) {
+        await owned?.close();
+        return { redirect: path.resolve(current.path, next.link, ...segments.slice(index + 1)) };
+      }
       await owned?.close();
-      owned = next;
-      current = { fd: next.fd, path: path.join(current.path, name) };
+      owned = next.handle;
+      current = { fd: next.handle.fd, path: path.join(current.path, name) };
     }
   } catch (error) {
     await owned?.close();
@@ -113,16 +121,14 @@ async function openDirectoryForWrite(
     entry: { handle: FileHandle; path: string },
     mode: 'write',
   ) => Promise<OpenedEntry>,
-): Promise<FileHandle> {
+): Promise<{ readonly handle: FileHandle } | { readonly link: string }> {
   try {
-    return await open(childPath(current, name), DIRECTORY_FLAGS);
+    return { handle: await open(childPath(current, name), DIRECTORY_FLAGS) };
   } catch (error) {
     const code = errnoCode(error);
-    if (
-      (code === 'ELOOP' || code === 'ENOTDIR') &&
-      (await readSymlink(current, name)) !== undefined
-    )
-      throw new ToolPolicyError(toolId, 'symlink_refused', { cause: error });
+    const link =
+      code === 'ELOOP' || code === 'ENOTDIR' ? await readSymlink(current, name) : undefined;
+    if (link !== undefined) return { link };
     if (code !== 'ENOENT' || !createDirs) throw error;
   }
   // The deepest existing ancestor is checked where the kernel says it is before anything is
@@ -135,9 +141,10 @@ async function openDirectoryForWrite(
     if (errnoCode(error) !== 'EEXIST') throw error;
   }
   try {
-    return await open(childPath(current, name), DIRECTORY_FLAGS);
+    return { handle: await open(childPath(current, name), DIRECTORY_FLAGS) };
   } catch (error) {
     const code = errnoCode(error);
+    // A symlink planted between the mkdir and the open: never followed on this walk.
     if (code === 'ELOOP' || code === 'ENOTDIR')
       throw new ToolPolicyError(toolId, 'symlink_refused', { cause: error });
     throw error;

@@ -14,9 +14,10 @@ const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = constant
 const DEFAULT_MODE = 0o666;
 
 /**
- * `write_file`: the target's directory is walked without following any symlink and verified where
- * the kernel says it is; the file is then created relative to that open directory, so a parent
- * swapped afterwards cannot redirect it. Replace = temp file + rename in that directory (a failed
+ * `write_file`: the target's directory is walked without following any symlink (a symlinked
+ * directory is expanded and walked again from a root, as for a read) and verified where the kernel
+ * says it is; the file is then created relative to that open directory, so a parent swapped
+ * afterwards cannot redirect it. The leaf is never followed: a symlink there is refused. Replace = temp file + rename in that directory (a failed
  * write leaves the old content); append opens the file itself with `O_NOFOLLOW`.
  */
 export function createWriteFile(jail: Jail) {

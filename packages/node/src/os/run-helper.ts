@@ -76,7 +76,8 @@ export function runHelper(run: HelperRun): Promise<string> {
         return reject(new ToolExecutionError(toolId, 'not_found', { cause: spawnError }));
       }
       if (ending !== 'capped' && code !== 0) {
-        return reject(new ToolExecutionError(toolId, 'helper_failed', { recoverable: true }));
+        // Never fed back: a notification may have been shown, and both tools are governed.
+        return reject(new ToolExecutionError(toolId, 'helper_failed'));
       }
       resolve(decodeHead(Buffer.concat(chunks).subarray(0, run.maxBytes)));
     });

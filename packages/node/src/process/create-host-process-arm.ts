@@ -1,7 +1,7 @@
 import type { NodeHostParts } from '../create-node-tool-host.js';
-import { toFsError } from '../fs/fs-error.js';
 import { createProcessArm, type ProcessArm, type ProcessArmOptions } from './create-process-arm.js';
 import { createSpillOpener } from './create-spill-opener.js';
+import { toCwdError } from './to-cwd-error.js';
 import type { EgressOptions } from '../egress/resolve-egress-options.js';
 import type { SandboxEgressSeams } from './sandbox/sandbox-options.js';
 
@@ -41,7 +41,7 @@ export function createHostProcessArm(parts: NodeHostParts): { readonly process?:
         opened = await jail.openForRead('run_command', requested, 'directory');
       } catch (error) {
         // A Node error's message names the host path: it rides on `cause`, like an fs read's.
-        throw toFsError('run_command', error, false);
+        throw toCwdError('run_command', error);
       }
       await opened.handle.close();
       return opened.path;

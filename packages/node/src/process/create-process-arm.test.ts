@@ -331,12 +331,12 @@ describe('executable and cwd resolution', () => {
     ['parent traversal', '../outside'],
     ['absolute path', '/etc'],
     ['prefix collision', '../app-evil'],
-  ])('refuses a cwd by %s as a recoverable scope escape', async (_case, cwd) => {
+  ])('refuses a cwd by %s as a fatal scope escape', async (_case, cwd) => {
     await mkdir(path.join(sandbox, 'app-evil'), { recursive: true });
 
     const attempt = arm.spawn('pwd', [], {}, { cwd });
 
-    await expect(attempt).rejects.toMatchObject({ reason: 'scope_escape', recoverable: true });
+    await expect(attempt).rejects.toMatchObject({ reason: 'scope_escape', recoverable: false });
   });
 
   it('refuses a cwd through a symlink out of the root', async () => {

@@ -32,8 +32,9 @@ export async function resolveExecutable(input: {
     if (real === undefined || !(await isExecutableFile(real))) {
       throw new ToolPolicyError(toolId, 'command_not_found');
     }
+    // Not the fs arm's recoverable scope escape: a spawn is governed, so this ends the turn.
     if (!isInside(root, real)) {
-      throw new ToolPolicyError(toolId, 'scope_escape');
+      throw new ToolPolicyError(toolId, 'scope_escape', { recoverable: false });
     }
     return real;
   }

@@ -1,5 +1,5 @@
 // Race fixture: swaps a path between a real entry and a symlink out of the root until killed.
-// argv: mode ('final' | 'parent'), root, outside. Prints "ready", then the swap count on SIGTERM.
+// argv: mode ('final' | 'parent' | 'alias'), root, outside. Prints "ready", then the swap count on SIGTERM.
 import {
   existsSync,
   mkdirSync,
@@ -50,6 +50,21 @@ function swapParent() {
   hold();
 }
 
+// An in-root directory alias re-pointed between `d` (inside) and the outside directory.
+function swapAlias() {
+  symlinkSync('d', `${root}/.alias-tmp`);
+  renameSync(`${root}/.alias-tmp`, `${root}/alias`);
+  hold();
+  symlinkSync(outside, `${root}/.alias-tmp`);
+  renameSync(`${root}/.alias-tmp`, `${root}/alias`);
+  hold();
+}
+
+// The alias exists before "ready": a write must never meet it absent and create a real `alias`.
+if (mode === 'alias') {
+  mkdirSync(`${root}/d`, { recursive: true });
+  symlinkSync('d', `${root}/alias`);
+}
 if (mode === 'parent') {
   rmSync(`${root}/d`, { recursive: true, force: true });
   mkdirSync(`${root}/d`);
@@ -61,6 +76,7 @@ function burst() {
   for (let index = 0; index < 200 && !stop; index += 1) {
     try {
       if (mode === 'parent') swapParent();
+      else if (mode === 'alias') swapAlias();
       else swapFinal();
       swaps += 1;
     } catch {
