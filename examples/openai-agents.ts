@@ -4,7 +4,12 @@ import { createInterface } from 'node:readline/promises';
 import { Agent, run } from '@openai/agents';
 import { BUILTIN_TOOLS, createToolRegistry } from '@toolhost/core';
 import { createNodeToolHost } from '@toolhost/node';
-import { toolhostAgentTools, toolhostRunError } from '@toolhost/openai-agents';
+import {
+  toolhostAgentTools,
+  toolhostApprovalPreview,
+  toolhostRunError,
+  toolhostRunOptions,
+} from '@toolhost/openai-agents';
 
 if (process.env['OPENAI_API_KEY'] === undefined) {
   console.error('Set OPENAI_API_KEY to run this example.');
@@ -13,16 +18,19 @@ if (process.env['OPENAI_API_KEY'] === undefined) {
 
 const handle = await createNodeToolHost({ root: process.argv[2] ?? process.cwd() });
 const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: handle.host });
+const tools = toolhostAgentTools(registry, {
+  grantedToolIds: ['list_directory', 'read_file', 'write_file'],
+  toolPolicy: {},
+  approval: 'sdk', // write_file is governed: the run stops and asks
+});
 const agent = new Agent({
   name: 'notes',
   model: 'gpt-4.1',
   instructions: 'You keep a TODO.md file in the workspace up to date.',
-  tools: toolhostAgentTools(registry, {
-    grantedToolIds: ['list_directory', 'read_file', 'write_file'],
-    toolPolicy: {},
-    approval: 'sdk', // write_file is governed: the run stops and asks
-  }),
+  tools,
 });
+// toolhost's turn limit, and the SDK's own corrections charged to toolhost's budget.
+const options = { maxTurns: 16, ...toolhostRunOptions(tools) };
 
 // Lines are read through one iterator, so answers piped in before the question are kept; a
 // closed stdin answers no.
@@ -35,16 +43,19 @@ async function allow(question: string): Promise<boolean> {
 }
 
 try {
-  let result = await run(agent, 'Add "ship the adapters" to TODO.md.', { maxTurns: 16 });
+  let result = await run(agent, 'Add "ship the adapters" to TODO.md.', options);
   while (result.interruptions.length > 0) {
     for (const item of result.interruptions) {
-      if (await allow(`Allow ${item.name}(${item.arguments ?? ''})? [y/N] `)) {
+      // The redacted preview, never `item.arguments`: raw arguments can carry secrets.
+      const { toolId, action, preview } = toolhostApprovalPreview(tools, item);
+      const target = preview.path ?? preview.command ?? preview.host ?? '';
+      if (await allow(`Allow ${toolId} (${action} ${target})? [y/N] `)) {
         result.state.approve(item);
       } else {
         result.state.reject(item);
       }
     }
-    result = await run(agent, result.state, { maxTurns: 16 });
+    result = await run(agent, result.state, options);
   }
   console.log(result.finalOutput);
 } catch (error) {

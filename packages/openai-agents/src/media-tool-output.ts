@@ -34,7 +34,8 @@ export function mediaToolOutput(
 }
 
 function mediaItem(part: DurableMediaPart): AgentToolOutputItem {
-  // Only image bytes already read through `read_media` travel inline; anything else is a reference.
+  // An image the host read (a `read_file` of a PNG, a `read_media` range) travels as the SDK's
+  // tool-output image; anything else, or an image without its bytes, is a reference.
   if (part.data !== undefined && part.mimeType.startsWith('image/')) {
     const data = Buffer.from(part.data).toString('base64');
     return { type: 'image', image: { data, mediaType: part.mimeType } };

@@ -9,6 +9,7 @@ import {
   type FunctionTool,
 } from '@openai/agents';
 import {
+  AdapterOptionsError,
   BUILTIN_TOOLS,
   createToolRegistry,
   ToolArgsInvalidError,
@@ -18,7 +19,12 @@ import {
 import { createNodeToolHost, type NodeToolHostHandle } from '@toolhost/node';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { echoTool, imageTool, linesTool } from '../../core/src/loop/test-support/sample-tools.js';
+import {
+  echoTool,
+  imageTool,
+  linesTool,
+  retainedTool,
+} from '../../core/src/loop/test-support/sample-tools.js';
 import {
   recorded,
   startReplayServer,
@@ -124,8 +130,9 @@ describe('toolhostAgentTools in a replayed Agents run', () => {
       grantedToolIds: ['echo'],
       maxCorrections: 2,
     });
+    // Three responses, three call ids: the SDK (0.20) never re-runs a call id it completed.
     const bad = 'call-echo-bad-args';
-    const agent = await agentReplaying(tools, bad, bad, bad, 'final-message');
+    const agent = await agentReplaying(tools, bad, `${bad}-2`, `${bad}-3`, 'final-message');
 
     const error = await run(agent, 'Echo hello').then(
       () => undefined,
@@ -210,6 +217,54 @@ describe('toolhostAgentTools in a replayed Agents run', () => {
     );
 
     expect(toolhostRunError(error)).toBeInstanceOf(ToolDeniedByUserError);
+    expect(server?.requests).toHaveLength(1);
+  });
+});
+
+describe('toolhostAgentTools with the runner execution authority', () => {
+  const retaining = createToolRegistry({ tools: [retainedTool], host: {} });
+
+  it('requires the grant at construction: registering a tool grants nothing', () => {
+    const options = { toolPolicy: {} } as Parameters<typeof toolhostAgentTools>[1];
+
+    expect(() => toolhostAgentTools(retaining, options)).toThrow(AdapterOptionsError);
+  });
+
+  it('puts hostCallOptions and beforeDispatch on each dispatch', async () => {
+    const seen: string[] = [];
+    const tools = toolhostAgentTools(retaining, {
+      toolPolicy: {},
+      grantedToolIds: ['retained'],
+      hostCallOptions: { retainWork: (factory) => (seen.push('retainWork'), factory()) },
+      beforeDispatch: (toolId) => void seen.push(`admit ${toolId}`),
+    });
+    const agent = await agentReplaying(tools, 'call-retained', 'final-message');
+
+    await run(agent, 'Do the work');
+
+    expect(seen).toEqual(['admit retained', 'retainWork']);
+    expect(outputsIn(1)).toMatchObject([{ call_id: 'call_Rt5WmQ2xVb8Nk3Lp', output: 'done' }]);
+  });
+
+  it('ends the run on a retention refusal with the fixed marker, never fed back', async () => {
+    const tools = toolhostAgentTools(retaining, {
+      toolPolicy: {},
+      grantedToolIds: ['retained'],
+      recoverToolFailures: true,
+      hostCallOptions: { retainWork: () => Promise.reject(new Error('runner departed')) },
+    });
+    const agent = await agentReplaying(tools, 'call-retained', 'final-message');
+
+    const error = await run(agent, 'Do the work').then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+
+    expect(toolhostRunError(error)).toMatchObject({
+      code: 'tool_failed',
+      retryable: false,
+      message: 'tool retained failed: host_retention_refused',
+    });
     expect(server?.requests).toHaveLength(1);
   });
 });

@@ -1,35 +1,34 @@
 import {
   applyFailureLadder,
   approvalActionClass,
-  createCorrectionBudget,
   fromOpenAiStrictArgs,
   toModelText,
   resolveAdapterOptions,
   toProviderTools,
   unwrapUntrusted,
   type AnyToolDef,
-  type CorrectionBudget,
   type LoopRegistry,
-  type ResolvedAdapterOptions,
   type ToolApprovalContext,
   type ToolhostAdapterOptions,
 } from '@toolhost/core';
 import { tool, type FunctionTool, type RunContext } from '@openai/agents';
+import { bindTool, type AdapterState } from './adapter-binding.js';
 import { mediaToolOutput } from './media-tool-output.js';
+import { presentForApproval } from './present-for-approval.js';
+import { createRunLedgers } from './run-ledger.js';
+import { isTurnEnding, markTurnEnding } from './turn-ending.js';
 
 /** toolhost's adapter options, plus `approval: 'sdk'` for the run's interruption flow. */
 export interface OpenAiAgentsToolhostOptions extends Omit<ToolhostAdapterOptions, 'approval'> {
   /**
-   * `'sdk'`: governed calls (`fs_write`, `process`, `egress`, `os`) set `needsApproval`, so the
-   * run stops with `result.interruptions`; `state.approve(item)` / `state.reject(item)` and a
-   * resumed `run(agent, state)` decide them. A `ToolApprovalContext`: toolhost's own `confirm`
+   * `'sdk'`: a governed call (`fs_write`, `process`, `egress`, `os`) the engine's checks let
+   * through stops the run with `result.interruptions` (show `toolhostApprovalPreview`, never the
+   * raw arguments); `state.approve(item)` / `state.reject(item)` and a resumed
+   * `run(agent, state)` decide them. A `ToolApprovalContext`: toolhost's own `confirm`
    * hook decides inside the pipeline. Absent: no interactive approval (the floors still apply).
    */
   readonly approval?: ToolApprovalContext | 'sdk';
 }
-
-// Errors a tool threw to end the run's turn, so `errorFunction` never turns them into text.
-const turnEnding = new WeakSet<object>();
 
 /**
  * The granted tools as `@openai/agents` function tools. Each runs the whole toolhost pipeline
@@ -46,79 +45,63 @@ export function toolhostAgentTools(
     ...rest,
     ...(approval === undefined || approval === 'sdk' ? {} : { approval }),
   });
-  // One budget per run: the run context is the one object every call of a run shares.
-  const budgets = new WeakMap<object, CorrectionBudget>();
-  const budgetOf = (runContext: RunContext | undefined): CorrectionBudget => {
-    const key = runContext ?? {};
-    let budget = budgets.get(key);
-    if (budget === undefined) {
-      budget = createCorrectionBudget(resolved.maxCorrections);
-      budgets.set(key, budget);
-    }
-    return budget;
+  // One ledger per run: the run context is the one object every call of a run shares.
+  const adapter: AdapterState = {
+    registry,
+    resolved,
+    ledgerOf: createRunLedgers(resolved.maxCorrections),
+    lastListed: undefined,
   };
-  return resolved.tools.map((def) =>
-    agentTool(def, { registry, resolved, sdkApproval: approval === 'sdk', budgetOf }),
-  );
-}
-
-/** The typed toolhost error inside a rejected `run()`, or the error itself. */
-export function toolhostRunError(error: unknown): unknown {
-  if (
-    typeof error === 'object' &&
-    error !== null &&
-    'error' in error &&
-    isTurnEnding(error.error)
-  ) {
-    return error.error;
-  }
-  return error;
-}
-
-function isTurnEnding(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && turnEnding.has(error);
-}
-
-interface AgentToolDeps {
-  readonly registry: LoopRegistry;
-  readonly resolved: ResolvedAdapterOptions;
-  readonly sdkApproval: boolean;
-  readonly budgetOf: (runContext: RunContext | undefined) => CorrectionBudget;
+  return resolved.tools.map((def) => agentTool(def, adapter, approval === 'sdk'));
 }
 
 type ToolCallDetails = Parameters<FunctionTool['invoke']>[2];
 
-function agentTool(def: AnyToolDef, deps: AgentToolDeps): FunctionTool {
-  const { registry, resolved, sdkApproval, budgetOf } = deps;
+function agentTool(def: AnyToolDef, adapter: AdapterState, sdkApproval: boolean): FunctionTool {
+  const { registry, resolved, ledgerOf } = adapter;
   const governed = approvalActionClass(def) !== undefined;
   // Strict where the schema has a strict form; the model then sends null for omitted optionals.
   const [lowered] = toProviderTools([def], 'openai-responses');
   const strict = lowered?.strict === true;
   const ladder = (error: unknown, runContext: RunContext | undefined): string => {
+    const ledger = ledgerOf(runContext);
     const step = applyFailureLadder(error, {
-      budget: budgetOf(runContext),
-      // Calls answering one model response share a request count: one correction per round.
-      round: runContext?.usage.requests,
+      budget: ledger.budget,
+      // Calls answering one model response share a round: one correction per response.
+      round: ledger.round,
       recoverToolFailures: resolved.recoverToolFailures,
     });
     if (step.action === 'feed_back') return step.text;
-    if (typeof step.error === 'object' && step.error !== null) turnEnding.add(step.error);
-    throw step.error;
+    throw markTurnEnding(step.error);
   };
-  return tool({
+  const created = tool({
     name: def.id,
     description: def.description,
     // Only the model-visible projection: config-only keys never reach the model.
     parameters: (lowered?.parameters ?? def.llmVisibleParams) as never,
     strict: strict as false,
-    needsApproval: sdkApproval && governed,
+    // The engine's checks first: a call toolhost refuses is never put to a human.
+    needsApproval:
+      sdkApproval && governed
+        ? async (_runContext: RunContext, input: unknown, callId?: string) =>
+            presentForApproval({ adapter, def, strict }, input, callId)
+        : false,
+    // The SDK lists the tools before every model call: the round boundary, and the last point
+    // to end a run whose budget a correction the SDK fed back (an unknown tool) has spent.
+    isEnabled: ({ runContext }) => {
+      const ledger = ledgerOf(runContext);
+      if (ledger.pendingError !== undefined) throw ledger.pendingError;
+      ledger.listed(def.id);
+      adapter.lastListed = ledger;
+      return true;
+    },
     execute: async (input: unknown, runContext?: RunContext, details?: ToolCallDetails) => {
       const signal = details?.signal;
+      const callId = details?.toolCall?.callId ?? '';
       const ctx = resolved.contextFor(def.id, {
         ...(signal === undefined ? {} : { signal }),
-        ...(sdkApproval ? { approval: sdkApprovedGate(governed) } : {}),
+        ...(sdkApproval ? { approval: sdkApprovedGate(def.id, callId, runContext) } : {}),
       });
-      const callId = details?.toolCall?.callId ?? '';
       try {
         const args = strict ? fromOpenAiStrictArgs(def, input) : input;
         const outcome = await registry.dispatch({ id: callId, name: def.id, args }, ctx);
@@ -135,22 +118,25 @@ function agentTool(def: AnyToolDef, deps: AgentToolDeps): FunctionTool {
         return ladder(error, runContext);
       }
     },
-    // Reached only for SDK-side failures (unparsable JSON from the model) and the errors the
-    // ladder threw: those must end the run, everything else is a correction like any other.
-    errorFunction: (runContext, error) => {
-      if (isTurnEnding(error)) throw error;
-      if (!budgetOf(runContext).charge(runContext.usage.requests)) throw error;
-      return 'tool input was not one valid JSON object; send arguments matching the schema';
+    // `execute` feeds back every correction itself, so what reaches here ends the run: the errors
+    // the ladder threw, and any SDK-side failure toolhost has not judged (fail closed).
+    errorFunction: (_runContext, error) => {
+      throw isTurnEnding(error) ? error : markTurnEnding(error);
     },
   }) as FunctionTool;
+  return bindTool(created, { adapter, def, strict });
 }
 
-// Under `approval: 'sdk'` the run only calls `execute` after the human approved the interruption,
-// so the pipeline's gate approves exactly the calls that were presented and refuses anything else.
-function sdkApprovedGate(governed: boolean): ToolApprovalContext {
+// Under `approval: 'sdk'` the pipeline's gate approves exactly the calls the human approved in
+// the run's own approval record, and refuses anything never presented.
+function sdkApprovedGate(
+  toolName: string,
+  callId: string,
+  runContext: RunContext | undefined,
+): ToolApprovalContext {
   return {
     confirm: async () =>
-      governed
+      runContext?.isToolApproved({ toolName, callId }) === true
         ? { outcome: 'approve' }
         : { outcome: 'reject', reason: 'not presented for approval' },
   };

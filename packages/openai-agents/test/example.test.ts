@@ -56,7 +56,8 @@ describe('examples/openai-agents.ts', () => {
 
     const { stdout } = await runExample(join(base, 'app'), server.origin, base, 'y');
 
-    expect(stdout).toContain('Allow write_file(');
+    expect(stdout).toContain('Allow write_file (fs_write TODO.md)? [y/N]');
+    expect(stdout).not.toContain('ship the adapters');
     expect(stdout).toContain('Done.');
     expect(await readFile(join(base, 'app/TODO.md'), 'utf8')).toBe('- ship the adapters\n');
   });
