@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_TOOL_TURNS } from '@toolhost/core';
 import { stepCountIs, type StepResult, type StopCondition, type ToolSet } from 'ai';
-import { toolhostSettings } from './toolhost-tools.js';
+import { toolhostSettingsList } from './toolhost-tools.js';
 import { isTurnEnding } from './turn-marks.js';
 
 /** Options of `toolhostStopWhen`. */
@@ -19,16 +19,24 @@ export function toolhostStopWhen(
   tools: ToolSet,
   options: ToolhostStopWhenOptions = {},
 ): StopCondition<ToolSet>[] {
-  const settings = toolhostSettings(tools);
-  if (settings === undefined) {
-    throw new TypeError('toolhost: toolhostStopWhen needs a tool set built by toolhostTools');
+  const maxCorrections = correctionBudgetOf(tools);
+  if (maxCorrections === undefined) {
+    throw new TypeError('toolhost: toolhostStopWhen needs a tool set holding toolhostTools tools');
   }
-  const maxCorrections = settings.maxCorrections;
   return [
     stepCountIs(options.maxTurns ?? DEFAULT_MAX_TOOL_TURNS),
     ({ steps }) => endedTurn(steps.at(-1)),
     ({ steps }) => steps.filter(isCorrectionRound).length > maxCorrections,
   ];
+}
+
+/**
+ * The correction budget of the toolhost tools in `tools` (a set merged from several
+ * `toolhostTools` calls keeps the smallest), or `undefined` when none is a toolhost tool.
+ */
+export function correctionBudgetOf(tools: ToolSet): number | undefined {
+  const budgets = toolhostSettingsList(tools).map((settings) => settings.maxCorrections);
+  return budgets.length === 0 ? undefined : Math.min(...budgets);
 }
 
 /** True when the step holds a tool call that ended the turn. */

@@ -1,6 +1,7 @@
 import { generateText, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import {
+  AdapterOptionsError,
   markUntrusted,
   ToolArgsInvalidError,
   ToolCancelledError,
@@ -13,6 +14,7 @@ import {
   failTool,
   imageTool,
   linesTool,
+  retainedTool,
   saveTool,
   slowTool,
 } from '../../core/src/loop/test-support/sample-tools.js';
@@ -58,6 +60,9 @@ function toolOutputs(prompt: Prompt | undefined): unknown[] {
   );
 }
 
+// Every sample tool, granted by name: registering a tool grants nothing.
+const ALL_TOOL_IDS = ['big', 'echo', 'fail', 'image', 'lines', 'save', 'slow'];
+
 function registryOf() {
   return createRecordingRegistry([
     echoTool,
@@ -84,7 +89,7 @@ async function run(tools: ToolSet, steps: GenerateResult[], abortSignal?: AbortS
 
 describe('toolhostTools with generateText', () => {
   it('feeds a bad-args round back and lets the model correct it', async () => {
-    const tools = toolhostTools(registryOf(), { toolPolicy: {} });
+    const tools = toolhostTools(registryOf(), { grantedToolIds: ALL_TOOL_IDS, toolPolicy: {} });
 
     const { model, result, turnError } = await run(tools, [
       callsTool('echo', { txt: 'hi' }),
@@ -108,6 +113,7 @@ describe('toolhostTools with generateText', () => {
 
   it('ends the turn on a denied call without asking the model again', async () => {
     const tools = toolhostTools(registryOf(), {
+      grantedToolIds: ALL_TOOL_IDS,
       toolPolicy: {},
       approval: { confirm: async () => ({ outcome: 'reject' }) },
     });
@@ -123,6 +129,7 @@ describe('toolhostTools with generateText', () => {
 
   it('hands the model only the bounded copy of a large result', async () => {
     const tools = toolhostTools(registryOf(), {
+      grantedToolIds: ALL_TOOL_IDS,
       toolPolicy: {},
       limits: { maxBytes: 1024, maxLines: 100 },
     });
@@ -139,7 +146,7 @@ describe('toolhostTools with generateText', () => {
   });
 
   it('ends the turn as cancelled when the run is aborted mid-tool', async () => {
-    const tools = toolhostTools(registryOf(), { toolPolicy: {} });
+    const tools = toolhostTools(registryOf(), { grantedToolIds: ALL_TOOL_IDS, toolPolicy: {} });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
 
@@ -154,7 +161,11 @@ describe('toolhostTools with generateText', () => {
   });
 
   it('ends the turn with the typed error once the correction budget is spent', async () => {
-    const tools = toolhostTools(registryOf(), { toolPolicy: {}, maxCorrections: 2 });
+    const tools = toolhostTools(registryOf(), {
+      grantedToolIds: ALL_TOOL_IDS,
+      toolPolicy: {},
+      maxCorrections: 2,
+    });
     const bad = callsTool('echo', { txt: 'x' });
 
     const { model, turnError } = await run(tools, [bad, bad, bad, says('never')]);
@@ -164,7 +175,7 @@ describe('toolhostTools with generateText', () => {
   });
 
   it('stops after the turn limit', async () => {
-    const tools = toolhostTools(registryOf(), { toolPolicy: {} });
+    const tools = toolhostTools(registryOf(), { grantedToolIds: ALL_TOOL_IDS, toolPolicy: {} });
     const model = new MockLanguageModelV3({
       doGenerate: async () => callsTool('echo', { text: 'again' }),
     });
@@ -180,8 +191,12 @@ describe('toolhostTools with generateText', () => {
   });
 
   it('ends the turn on a recoverable failure unless recoverToolFailures is set', async () => {
-    const failFast = toolhostTools(registryOf(), { toolPolicy: {} });
-    const recovering = toolhostTools(registryOf(), { toolPolicy: {}, recoverToolFailures: true });
+    const failFast = toolhostTools(registryOf(), { grantedToolIds: ALL_TOOL_IDS, toolPolicy: {} });
+    const recovering = toolhostTools(registryOf(), {
+      grantedToolIds: ALL_TOOL_IDS,
+      toolPolicy: {},
+      recoverToolFailures: true,
+    });
     const steps = () => [callsTool('fail', { reason: 'recoverable' }), says('adapted')];
 
     const first = await run(failFast, steps());
@@ -212,7 +227,7 @@ describe('toolhostTools with generateText', () => {
   });
 
   it('shows a structured result as the text bounding measured: small fields, then raw lines', async () => {
-    const tools = toolhostTools(registryOf(), { toolPolicy: {} });
+    const tools = toolhostTools(registryOf(), { grantedToolIds: ALL_TOOL_IDS, toolPolicy: {} });
 
     const { model, result } = await run(tools, [callsTool('lines', { count: 2 }), says('ok')]);
 
@@ -227,7 +242,11 @@ describe('toolhostTools with generateText', () => {
   });
 
   it('delivers media inside a nonce fence in the tool result', async () => {
-    const tools = toolhostTools(registryOf(), { toolPolicy: {}, randomNonce: () => 'n0nce' });
+    const tools = toolhostTools(registryOf(), {
+      grantedToolIds: ALL_TOOL_IDS,
+      toolPolicy: {},
+      randomNonce: () => 'n0nce',
+    });
 
     const { model } = await run(tools, [callsTool('image', { name: 'a' }), says('ok')]);
 
@@ -236,14 +255,21 @@ describe('toolhostTools with generateText', () => {
       value: { type: string; text?: string; mediaType?: string }[];
     }[];
     expect(output?.type).toBe('content');
-    expect(output?.value.map((part) => part.type)).toEqual(['text', 'text', 'image-data', 'text']);
+    // ai@6 passes `image-data` on; ai@7 hands a v3 model the same bytes as `file-data`.
+    const kinds = output?.value.map((part) => part.type.replace(/^(image|file)-data$/, 'media'));
+    expect(kinds).toEqual(['text', 'text', 'media', 'text']);
+    expect(output?.value[2]?.mediaType).toBe('image/png');
     expect(output?.value[1]?.text).toMatch(/^<reported-content nonce="n0nce">/);
     expect(output?.value[3]?.text).toMatch(/^<\/reported-content nonce="n0nce">/);
   });
 
   it('maps governed calls to the SDK approval flow under approval: sdk', async () => {
     const registry = registryOf();
-    const tools = toolhostTools(registry, { toolPolicy: {}, approval: 'sdk' });
+    const tools = toolhostTools(registry, {
+      grantedToolIds: ALL_TOOL_IDS,
+      toolPolicy: {},
+      approval: 'sdk',
+    });
     const first = await generateText({
       model: new MockLanguageModelV3({ doGenerate: [callsTool('save', { note: 'x' }, 'c1')] }),
       tools,
@@ -281,5 +307,50 @@ describe('untrusted placement with AI SDK types', () => {
     const messages: ModelMessage[] = [{ role: 'system', content: untrusted }];
 
     expect(messages).toHaveLength(1);
+  });
+});
+
+describe('toolhostTools with the runner execution authority', () => {
+  const retaining = () => createRecordingRegistry([retainedTool]);
+
+  it('requires the grant at construction: registering a tool grants nothing', () => {
+    const options = { toolPolicy: {} } as Parameters<typeof toolhostTools>[1];
+
+    expect(() => toolhostTools(retaining(), options)).toThrow(AdapterOptionsError);
+  });
+
+  it('puts hostCallOptions and beforeDispatch on each dispatch', async () => {
+    const seen: string[] = [];
+    const tools = toolhostTools(retaining(), {
+      toolPolicy: {},
+      grantedToolIds: ['retained'],
+      hostCallOptions: { retainWork: (factory) => (seen.push('retainWork'), factory()) },
+      beforeDispatch: (toolId) => void seen.push(`admit ${toolId}`),
+    });
+
+    const { model } = await run(tools, [callsTool('retained', {}), says('ok')]);
+
+    expect(seen).toEqual(['admit retained', 'retainWork']);
+    expect(toolOutputs(model.doGenerateCalls[1]?.prompt)).toEqual([
+      { type: 'text', value: 'done' },
+    ]);
+  });
+
+  it('ends the turn on a retention refusal with the fixed marker, never fed back', async () => {
+    const tools = toolhostTools(retaining(), {
+      toolPolicy: {},
+      grantedToolIds: ['retained'],
+      recoverToolFailures: true,
+      hostCallOptions: { retainWork: () => Promise.reject(new Error('runner departed')) },
+    });
+
+    const { model, turnError } = await run(tools, [callsTool('retained', {}), says('never')]);
+
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(turnError).toMatchObject({
+      code: 'tool_failed',
+      retryable: false,
+      message: 'tool retained failed: host_retention_refused',
+    });
   });
 });

@@ -13,24 +13,30 @@ import {
   type ToolApprovalContext,
   type ToolhostAdapterOptions,
 } from '@toolhost/core';
-import { jsonSchema, tool, type ToolExecutionOptions, type ToolSet } from 'ai';
+import { jsonSchema, tool, type ToolSet } from 'ai';
+import { isApprovedResume } from './approved-resume.js';
+import { registerApprovalPreviews, sdkApprovedGate, sdkNeedsApproval } from './sdk-approval.js';
 import { mediaModelOutput } from './to-model-output.js';
-import { markTurnEnding, ToolCallFeedbackError } from './turn-marks.js';
+import { isTurnEnding, markTurnEnding, ToolCallFeedbackError } from './turn-marks.js';
 
 /** toolhost's adapter options, plus `approval: 'sdk'` for the AI SDK's own approval flow. */
 export interface AiSdkToolhostOptions extends Omit<ToolhostAdapterOptions, 'approval'> {
   /**
-   * `'sdk'`: governed calls get `needsApproval`, so `generateText` stops with a
-   * `tool-approval-request` and runs the call only after an approved `tool-approval-response`.
+   * `'sdk'`: a governed call the engine's preflight lets through gets `needsApproval`, so
+   * `generateText` stops with a `tool-approval-request` (show `toolhostApprovalPreview`, not the
+   * raw input) and runs the call only after an approved `tool-approval-response`.
    * A `ToolApprovalContext`: toolhost's own `confirm` hook decides inside the pipeline.
    * Absent: no interactive approval (the policy floors still apply).
    */
   readonly approval?: ToolApprovalContext | 'sdk';
 }
 
-// Settings `toolhostStopWhen` reads back from a tool set, so the grant and the budget stay in
-// the one options object.
-const settingsOf = new WeakMap<ToolSet, ResolvedAdapterOptions>();
+// Settings `toolhostStopWhen` reads back, so the grant and the budget stay in the one options
+// object. Keyed by each tool, not the set: `{ ...tools, mine }` is a new object holding them.
+const settingsOf = new WeakMap<object, ResolvedAdapterOptions>();
+
+// What an approved call that failed fatally returns, for `toModelOutput` to end the turn on.
+const TURN_ENDED = 'toolhost: this approved call failed and ended the turn';
 
 /**
  * The granted tools as an AI SDK `ToolSet`: each `execute` runs the whole toolhost pipeline with
@@ -54,13 +60,28 @@ export function toolhostTools(registry: LoopRegistry, options: AiSdkToolhostOpti
       sdkApproval: approval === 'sdk',
     });
   }
-  settingsOf.set(tools, resolved);
+  for (const sdkTool of Object.values(tools)) settingsOf.set(sdkTool, resolved);
+  if (approval === 'sdk') registerApprovalPreviews(tools, registry, resolved);
   return tools;
 }
 
-/** The resolved settings of a tool set `toolhostTools` built, or `undefined`. */
+/**
+ * The resolved settings of the toolhost tools in `tools` (a set `toolhostTools` built, or one
+ * merged from it), or `undefined` when none is a toolhost tool. A set merged from several
+ * `toolhostTools` calls yields each call's settings once.
+ */
 export function toolhostSettings(tools: ToolSet): ResolvedAdapterOptions | undefined {
-  return settingsOf.get(tools);
+  return toolhostSettingsList(tools)[0];
+}
+
+/** Every distinct settings object behind the toolhost tools of `tools`. */
+export function toolhostSettingsList(tools: ToolSet): readonly ResolvedAdapterOptions[] {
+  const found = new Set<ResolvedAdapterOptions>();
+  for (const sdkTool of Object.values(tools)) {
+    const settings = settingsOf.get(sdkTool);
+    if (settings !== undefined) found.add(settings);
+  }
+  return [...found];
 }
 
 interface ToolForDeps {
@@ -74,14 +95,18 @@ function toolFor(def: AnyToolDef, inputSchema: object, deps: ToolForDeps): ToolS
   const governed = approvalActionClass(def) !== undefined;
   // Media rides from `execute` to `toModelOutput`, which the SDK calls right after it.
   const mediaByCall = new Map<string, readonly DurableMediaPart[]>();
+  const endedByCall = new Map<string, unknown>();
   return tool({
     description: def.description,
     inputSchema: jsonSchema(inputSchema as Parameters<typeof jsonSchema>[0]),
-    ...(sdkApproval && governed ? { needsApproval: true } : {}),
-    execute: async (input: unknown, { toolCallId, abortSignal }: ToolExecutionOptions) => {
+    ...(sdkApproval && governed
+      ? { needsApproval: sdkNeedsApproval(registry, resolved, def) }
+      : {}),
+    execute: async (input: unknown, options) => {
+      const { toolCallId, abortSignal, messages } = options;
       const ctx = resolved.contextFor(def.id, {
         ...(abortSignal === undefined ? {} : { signal: abortSignal }),
-        ...(sdkApproval ? { approval: sdkApprovedGate(governed) } : {}),
+        ...(sdkApproval ? { approval: sdkApprovedGate(messages, toolCallId) } : {}),
       });
       try {
         const outcome = await registry.dispatch({ id: toolCallId, name: def.id, args: input }, ctx);
@@ -91,10 +116,21 @@ function toolFor(def: AnyToolDef, inputSchema: object, deps: ToolForDeps): ToolS
         // The placement site: the SDK puts this in the tool-result position.
         return unwrapUntrusted(outcome.toolResult).result;
       } catch (error) {
-        throw ladderError(error, resolved);
+        const laddered = ladderError(error, resolved);
+        // The SDK runs approved calls when the turn resumes, before its first step: no stop
+        // condition sees a tool-error there and the model would be called. `toModelOutput`, which
+        // the SDK calls next, throws it instead, so the resumed call rejects with no model call.
+        if (!isTurnEnding(laddered) || !isApprovedResume(messages, toolCallId)) throw laddered;
+        endedByCall.set(toolCallId, laddered);
+        return TURN_ENDED;
       }
     },
     toModelOutput: ({ toolCallId, output }) => {
+      if (endedByCall.has(toolCallId)) {
+        const ended = endedByCall.get(toolCallId);
+        endedByCall.delete(toolCallId);
+        throw ended;
+      }
       const media = mediaByCall.get(toolCallId);
       mediaByCall.delete(toolCallId);
       if (media !== undefined) return mediaModelOutput(output, media, resolved.randomNonce);
@@ -102,17 +138,6 @@ function toolFor(def: AnyToolDef, inputSchema: object, deps: ToolForDeps): ToolS
       return { type: 'text', value: toModelText(output) };
     },
   });
-}
-
-// Under `approval: 'sdk'` the SDK already asked the human before calling `execute`, so the
-// pipeline's gate approves exactly the calls that were presented and refuses anything else.
-function sdkApprovedGate(governed: boolean): ToolApprovalContext {
-  return {
-    confirm: async () =>
-      governed
-        ? { outcome: 'approve' }
-        : { outcome: 'reject', reason: 'not presented for approval' },
-  };
 }
 
 // The budget is applied per turn by `toolhostStopWhen`, which sees every step; here each failure

@@ -13,6 +13,11 @@ export class ToolCallFeedbackError extends Error {
   ) {
     super(text);
   }
+
+  // ai@6 shows the model `error.message`, ai@7 `error.toString()`: both must read the text alone.
+  override toString(): string {
+    return this.message;
+  }
 }
 
 /** Marks `error` as ending the turn and returns it, for `throw markTurnEnding(error)`. */
