@@ -46,6 +46,7 @@ describe('toolhost serve --http', () => {
   it.each([
     ['--max-calls-per-session', '0'],
     ['--max-calls-in-flight', '2.5'],
+    ['--max-waiting-calls', '-1'],
   ])('refuses %s %s as a usage error before serving', async (flag, value) => {
     const result = await runCli(['serve', '--http', flag, value, ...ws.stateFlags], {
       cwd: ws.root,

@@ -31,6 +31,10 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       'tool calls one client runs at once; more wait, and past 32 waiting are refused as busy (default 8)',
     )
     .option('--max-calls-in-flight <n>', 'tool calls all clients run at once (default 16)')
+    .option(
+      '--max-waiting-calls <n>',
+      'tool calls that may wait for a slot, per client and in all (default 32)',
+    )
     .action(async (options: ServeOptionValues) => {
       const settings = settingsFromOptions(options, io);
       const transport = toTransport(options);
@@ -52,14 +56,17 @@ type ServeOptionValues = PolicyOptionValues & {
   readonly tokenFile?: string;
   readonly maxCallsPerSession?: string;
   readonly maxCallsInFlight?: string;
+  readonly maxWaitingCalls?: string;
 };
 
 function toCallLimits(options: ServeOptionValues): ServeCallLimits {
   const perSession = positiveInteger(options.maxCallsPerSession, '--max-calls-per-session');
   const inFlight = positiveInteger(options.maxCallsInFlight, '--max-calls-in-flight');
+  const waiting = positiveInteger(options.maxWaitingCalls, '--max-waiting-calls');
   return {
     ...(perSession === undefined ? {} : { maxCallsPerSession: perSession }),
     ...(inFlight === undefined ? {} : { maxCallsInFlight: inFlight }),
+    ...(waiting === undefined ? {} : { maxWaitingCalls: waiting }),
   };
 }
 
