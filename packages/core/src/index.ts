@@ -172,3 +172,14 @@ export { fromOpenAiStrictArgs } from './lowering/from-openai-strict-args.js';
 export { TOOL_PROVIDERS } from './lowering/tool-providers.js';
 export { UnknownProviderError } from './lowering/unknown-provider-error.js';
 export type { SchemaNode } from './lowering/schema-node.js';
+export type {
+  EffectJournal,
+  EffectKey,
+  JournalState,
+  JsonValue,
+  SettledEffect,
+} from './journal/effect-journal.js';
+export {
+  isOperatorResolvedRecord,
+  operatorResolvedRecord,
+} from './journal/operator-resolved-record.js';

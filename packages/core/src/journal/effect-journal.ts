@@ -1,0 +1,37 @@
+import type { ToolId } from '../tool-def.js';
+
+/**
+ * The identity of one side effect: which call of which run, of which tool, on exactly which
+ * effective arguments. `callKey` is the tool call's `id`; `argsDigest` is the engine's digest of
+ * the canonical encoding of the complete effective arguments (config-only values and
+ * secret-tainted keys included), so a changed pinned `cwd`, endpoint or credential is never
+ * taken for a replay. A store that persists keys must key that digest at rest (HMAC).
+ */
+export interface EffectKey {
+  readonly runId: string;
+  readonly callKey: string;
+  readonly toolId: ToolId;
+  readonly argsDigest: string;
+}
+
+/** A JSON value: what a settled record may hold, and all a replay can give back. */
+export type JsonValue =
+  null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** What a settled effect recorded: JSON only, enough to answer a replay exactly. */
+export type SettledEffect = { readonly [key: string]: JsonValue };
+
+/** Where a call stands in the journal. */
+export type JournalState =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'prepared'; readonly claimId: string }
+  | { readonly kind: 'settled'; readonly record: SettledEffect };
+
+/** The durable effect journal seam: a claim made durable before the effect, settled after it. */
+export interface EffectJournal {
+  lookup(key: EffectKey): Promise<JournalState>;
+  /** Durable before it resolves; rejects when another claim for the same call exists. */
+  prepare(key: EffectKey): Promise<{ readonly claimId: string }>;
+  settle(claimId: string, record: SettledEffect): Promise<void>;
+  discard(claimId: string): Promise<void>;
+}
