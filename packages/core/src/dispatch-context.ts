@@ -1,4 +1,5 @@
 import type { AbortSignalLike } from './abort-signal-like.js';
+import type { EffectJournal } from './journal/effect-journal.js';
 import type { ToolHostCallOptions } from './tool-host.js';
 import type { PolicyTarget, ToolId } from './tool-def.js';
 
@@ -162,5 +163,20 @@ export interface ToolDispatchContext {
   readonly beforeDispatch?: (toolId: ToolId, target?: PolicyTarget) => void;
   /** The media scope this dispatch reads and stores media under; absent ⇒ no media read. */
   readonly mediaScope?: string;
+  /**
+   * Present ⇒ the durable effect bracket: a journaled tool's call is prepared after approval and
+   * settled after bounding, so a resumed run (same `runId`, same call ids) replays it instead of
+   * repeating its effect. Absent ⇒ nothing is journaled.
+   */
+  readonly journal?: ToolJournalContext;
   readonly signal?: AbortSignalLike;
+}
+
+/** The journal a run's dispatches are bracketed by. */
+export interface ToolJournalContext {
+  readonly store: EffectJournal;
+  /** The run the calls belong to; a resumed run passes the same id. Non-empty. */
+  readonly runId: string;
+  /** The cap on one settled record's JSON, in bytes; default 8 MiB (`DEFAULT_MAX_RECORD_BYTES`). */
+  readonly maxRecordBytes?: number;
 }

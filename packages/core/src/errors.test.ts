@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifyToolError,
+  EffectJournalError,
   ToolArgsInvalidError,
   ToolCancelledError,
   ToolDeniedByUserError,
@@ -73,6 +74,25 @@ describe('the error taxonomy', () => {
         recoverable: false,
       },
       'tool http_request denied: governed_block',
+    ],
+    [
+      'EffectJournalError (effect_unresolved)',
+      new EffectJournalError('http_request', 'effect_unresolved'),
+      {
+        code: 'tool_failed',
+        runErrorCode: 'tool_failed',
+        reason: 'effect_unresolved',
+        retryable: false,
+        recoverable: false,
+        toolId: 'http_request',
+      },
+      'tool http_request failed: effect_unresolved',
+    ],
+    [
+      'EffectJournalError (journal_identity_mismatch)',
+      new EffectJournalError('write_file', 'journal_identity_mismatch'),
+      { code: 'tool_failed', reason: 'journal_identity_mismatch', retryable: false },
+      'tool write_file failed: journal_identity_mismatch',
     ],
     [
       'ToolUnavailableError',
@@ -170,6 +190,8 @@ describe('the error taxonomy', () => {
     [new ToolPolicyError('t', 'governed_block'), 'fatal'],
     [new ToolDeniedByUserError('t', 'approval_error'), 'fatal'],
     [new ToolUnavailableError('t', 'fs'), 'fatal'],
+    [new EffectJournalError('t', 'effect_unresolved'), 'fatal'],
+    [new EffectJournalError('t', 'journal_identity_mismatch'), 'fatal'],
     [new Error('raw'), 'fatal'],
   ])('classifies %s as %s', (error, expected) => {
     expect(classifyToolError(error)).toBe(expected);

@@ -183,3 +183,12 @@ export {
   isOperatorResolvedRecord,
   operatorResolvedRecord,
 } from './journal/operator-resolved-record.js';
+export { OPERATOR_RESOLVED_RESULT } from './journal/operator-resolved-record.js';
+export { createMemoryEffectJournal } from './journal/memory-effect-journal.js';
+export { effectIdempotencyKey } from './journal/effect-identity.js';
+export { isJournaledTool } from './journal/is-journaled-tool.js';
+export { DEFAULT_MAX_RECORD_BYTES } from './journal/dispatch-record.js';
+export { EffectJournalError } from './errors.js';
+export type { EffectJournalErrorReason } from './errors.js';
+export type { ToolJournalContext } from './dispatch-context.js';
+export type { ToolJournalOutcome } from './dispatch/tool-call.js';

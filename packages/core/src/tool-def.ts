@@ -31,6 +31,13 @@ export interface ToolPolicyClass {
   readonly os?: boolean;
   /** Refused unless `ctx.gateApproved` (a human gate): `git_commit`. */
   readonly requiresGateApproval: boolean;
+  /**
+   * Whether the durable effect bracket journals this tool's calls under `ctx.journal`. Absent:
+   * every side-effecting tool (fs write, process, egress, os) is, a read is not. `'none'` for a
+   * tool whose effect is safe to repeat (`git_status`); `'effect'` journals a tool the flags
+   * call a read. Any other value journals (fail closed).
+   */
+  readonly journal?: 'effect' | 'none';
 }
 
 /** A registered tool: identity, executable validator, classification and a pure dispatcher. */

@@ -25,6 +25,13 @@ export interface ToolHost {
 /** Trusted, execution-only lifetime authority a runner may pass to host calls. */
 export interface ToolHostCallOptions {
   readonly retainWork?: <T>(factory: () => Promise<T>) => Promise<T>;
+  /**
+   * Set by a journaled dispatch: `effectIdempotencyKey(runId, callKey)`, the same for every
+   * attempt of one call of one run. The host passes it where the other side can use it (an
+   * `Idempotency-Key` header, MCP `_meta`, `TOOLHOST_IDEMPOTENCY_KEY` for a process), so an
+   * operator or a retry can settle an unresolved claim safely. Absent on an unjournaled call.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** A handle-only media part (bytes live in the host's media store, or ride `data` once read). */

@@ -2,7 +2,7 @@ import type { BoundedResult } from '../bound/bound-for-model.js';
 import type { ToolId } from '../tool-def.js';
 import type { DurableMediaPart } from '../tool-host.js';
 import { markUntrusted } from '../untrusted.js';
-import type { ToolDispatchEvents, ToolDispatchOutcome } from './tool-call.js';
+import type { ToolDispatchEvents, ToolDispatchOutcome, ToolJournalOutcome } from './tool-call.js';
 
 /** What the last step assembles into the outcome. */
 export interface BrandInput {
@@ -12,6 +12,7 @@ export interface BrandInput {
   readonly output: unknown;
   readonly parts: readonly DurableMediaPart[] | undefined;
   readonly events: ToolDispatchEvents;
+  readonly journal?: ToolJournalOutcome | undefined;
 }
 
 /**
@@ -33,5 +34,6 @@ export function brandUntrusted(input: BrandInput): ToolDispatchOutcome {
   } = { toolResult, output: input.output, truncated: bounded.truncated, events: input.events };
   if (bounded.spill !== undefined) outcome.spill = bounded.spill;
   if (parts !== undefined) outcome.mediaAttachments = markUntrusted(parts);
+  if (input.journal !== undefined) outcome.journal = input.journal;
   return outcome;
 }

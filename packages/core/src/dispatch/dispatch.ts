@@ -9,6 +9,7 @@ import { brandUntrusted } from './brand-untrusted.js';
 import { callHost } from './call-host.js';
 import { commitAction } from './commit-action.js';
 import { gateGoverned } from './gate-governed.js';
+import { journalBracket } from './journal-bracket.js';
 import { mapOutput } from './map-output.js';
 import { projectEvents } from './project-events.js';
 import type { RegisteredTool } from './registered-tool.js';
@@ -34,20 +35,37 @@ export async function dispatch(
   const { def } = tool;
   const guarded = action === undefined ? undefined : await gateGoverned(screened, ctx);
   throwIfAborted(ctx.signal, def.id);
-  admitDispatch(def.id, target, ctx.beforeDispatch);
   const sideEffecting = action !== undefined || hasSideEffect(def);
-  const { parts, output, bounded } = await withinCall(host.outputStore, async () => {
-    const { result, parts } = splitMedia(
-      await commitAction(guarded, callHost({ tool: def, args, host, ctx, sideEffecting })),
-    );
-    const output = mapOutput(result, ctx.config);
-    const pending = boundResult(result, host.outputStore, ctx);
-    return { parts, output, bounded: pending instanceof Promise ? await pending : pending };
+  // The durable effect bracket: a journaled call is prepared here and settled after bounding,
+  // or replayed from its record with neither admission nor the host call.
+  const bracket = { tool: def, callId: call.id, args, ctx };
+  const { parts, output, bounded, journal } = await journalBracket(bracket, {
+    admit: () => admitDispatch(def.id, target, ctx.beforeDispatch),
+    run: (callCtx) =>
+      withinCall(host.outputStore, async () => {
+        const { result, parts } = splitMedia(
+          await commitAction(
+            guarded,
+            callHost({ tool: def, args, host, ctx: callCtx, sideEffecting }),
+          ),
+        );
+        const output = mapOutput(result, ctx.config);
+        const pending = boundResult(result, host.outputStore, ctx);
+        return { parts, output, bounded: pending instanceof Promise ? await pending : pending };
+      }),
   });
   throwIfAborted(ctx.signal, def.id);
   const hiddenKeys = hiddenKeysOf(tool, ctx.secretArgKeys);
   const events = projectEvents({ toolId: def.id, args, hiddenKeys, modelResult: bounded.result });
-  return brandUntrusted({ toolCallId: call.id, toolId: def.id, bounded, output, parts, events });
+  return brandUntrusted({
+    toolCallId: call.id,
+    toolId: def.id,
+    bounded,
+    output,
+    parts,
+    events,
+    journal,
+  });
 }
 
 // Anything that writes, spawns, sends or touches the OS is never retried within the turn.

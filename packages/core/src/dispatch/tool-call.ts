@@ -46,4 +46,23 @@ export interface ToolDispatchOutcome {
   /** Handle-only media the tool asked to deliver, branded untrusted. */
   readonly mediaAttachments?: Untrusted<readonly DurableMediaPart[]>;
   readonly events: ToolDispatchEvents;
+  /** How the durable effect bracket handled a journaled call; absent when it was not journaled. */
+  readonly journal?: ToolJournalOutcome;
+}
+
+/**
+ * `replayed`: answered from a settled record; neither `beforeDispatch` nor the host ran.
+ * `settled`: the effect ran and its record is durable. `unsettled`: the effect ran but no record
+ * could be written (the store failed, or the result does not fit the cap even bounded): the claim
+ * stays unresolved, so a replay refuses it as `effect_unresolved` and never repeats it.
+ */
+export interface ToolJournalOutcome {
+  readonly status: 'replayed' | 'settled' | 'unsettled';
+  /**
+   * The record kept only the bounded model-facing result (over the size cap, or no exact JSON
+   * form): a replay returns that bounded result as `output` too.
+   */
+  readonly outputDropped: boolean;
+  /** The replayed record is an operator's resolution: `OPERATOR_RESOLVED_RESULT` stands in. */
+  readonly operatorResolved: boolean;
 }

@@ -1,6 +1,10 @@
 /** Why an adapter refused its options at construction. */
 export type AdapterOptionsErrorReason =
-  'grant_required' | 'grant_not_registered' | 'config_not_granted' | 'max_corrections_invalid';
+  | 'grant_required'
+  | 'grant_not_registered'
+  | 'config_not_granted'
+  | 'max_corrections_invalid'
+  | 'journal_invalid';
 
 // Fixed templates: the id named is the embedder's own option, never a model's or a value.
 const MESSAGES: Record<AdapterOptionsErrorReason, string> = {
@@ -9,6 +13,8 @@ const MESSAGES: Record<AdapterOptionsErrorReason, string> = {
   grant_not_registered: 'a granted tool is not registered',
   config_not_granted: 'toolConfig names a tool that is not granted',
   max_corrections_invalid: 'maxCorrections must be a non-negative integer',
+  journal_invalid:
+    'journal needs a store (lookup, prepare, settle, discard), a non-empty runId and, if set, a positive integer maxRecordBytes',
 };
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDispatchContext } from '../dispatch-context.js';
+import { createMemoryEffectJournal } from '../journal/memory-effect-journal.js';
 import { AdapterOptionsError } from './adapter-options-error.js';
 import { resolveAdapterOptions, type ToolhostAdapterOptions } from './resolve-adapter-options.js';
 import { echoTool, saveTool } from './test-support/sample-tools.js';
@@ -55,6 +56,37 @@ describe('resolveAdapterOptions', () => {
 
     expect(contexts.map((ctx) => ctx.hostCallOptions)).toEqual([hostCallOptions, hostCallOptions]);
     expect(contexts.map((ctx) => ctx.beforeDispatch)).toEqual([beforeDispatch, beforeDispatch]);
+  });
+
+  it('puts the journal on every context', () => {
+    const journal = { store: createMemoryEffectJournal(), runId: 'run-1' };
+    const resolved = resolveAdapterOptions(registry, {
+      toolPolicy: {},
+      grantedToolIds: ['echo', 'save'],
+      journal,
+    });
+
+    expect([resolved.contextFor('echo').journal, resolved.contextFor('save').journal]).toEqual([
+      journal,
+      journal,
+    ]);
+  });
+
+  const store = createMemoryEffectJournal();
+  it.each<[string, unknown]>([
+    ['null', null],
+    ['without a store', { runId: 'run-1' }],
+    ['with a store missing discard', { runId: 'run-1', store: { ...store, discard: undefined } }],
+    ['with an empty run id', { store, runId: '' }],
+    ['with a zero record cap', { store, runId: 'run-1', maxRecordBytes: 0 }],
+    ['with a fractional record cap', { store, runId: 'run-1', maxRecordBytes: 1.5 }],
+  ])('refuses a journal %s at creation', (_case, journal) => {
+    const options = { toolPolicy: {}, grantedToolIds: ['echo'], journal };
+
+    const attempt = () => resolveAdapterOptions(registry, options as ToolhostAdapterOptions);
+
+    expect(attempt).toThrow(AdapterOptionsError);
+    expect(attempt).toThrow(/^toolhost: journal needs a store/);
   });
 
   it('shows the model only the granted tools', () => {

@@ -3,6 +3,7 @@ import type {
   FsScopeTier,
   ToolApprovalContext,
   ToolDispatchContext,
+  ToolJournalContext,
   ToolPolicy,
   ToolResultLimits,
 } from '../dispatch-context.js';
@@ -43,6 +44,11 @@ export interface ToolhostAdapterOptions {
   readonly hostCallOptions?: ToolHostCallOptions;
   /** Synchronous trusted admission just before each host call; a throw refuses the call. */
   readonly beforeDispatch?: ToolDispatchContext['beforeDispatch'];
+  /**
+   * The durable effect journal, put on every dispatch's context: resume a conversation with the
+   * same `runId` and its settled calls replay instead of repeating their effects.
+   */
+  readonly journal?: ToolJournalContext;
 }
 
 /** Adapter options with defaults filled and the grant checked against the registry. */
@@ -84,6 +90,9 @@ export function resolveAdapterOptions(
   if (!Number.isInteger(maxCorrections) || maxCorrections < 0) {
     throw new AdapterOptionsError('max_corrections_invalid');
   }
+  if (options.journal !== undefined && !isJournalContext(options.journal)) {
+    throw new AdapterOptionsError('journal_invalid');
+  }
   const base = {
     nodeId,
     grantedToolIds: granted,
@@ -96,6 +105,7 @@ export function resolveAdapterOptions(
     ...(options.secretArgKeys === undefined ? {} : { secretArgKeys: options.secretArgKeys }),
     ...(options.hostCallOptions === undefined ? {} : { hostCallOptions: options.hostCallOptions }),
     ...(options.beforeDispatch === undefined ? {} : { beforeDispatch: options.beforeDispatch }),
+    ...(options.journal === undefined ? {} : { journal: options.journal }),
   };
   return {
     tools,
@@ -127,4 +137,19 @@ function grantOf(grantedToolIds: Iterable<ToolId> | undefined): ReadonlySet<Tool
     throw new AdapterOptionsError('grant_required');
   }
   return new Set(grantedToolIds);
+}
+
+// A JS caller can pass anything: a journal that cannot work is refused here, not mid-run.
+function isJournalContext(journal: ToolJournalContext): boolean {
+  if (typeof journal !== 'object' || journal === null) return false;
+  const { store, runId, maxRecordBytes } = journal as Partial<ToolJournalContext>;
+  const methods = ['lookup', 'prepare', 'settle', 'discard'] as const;
+  return (
+    typeof store === 'object' &&
+    store !== null &&
+    methods.every((method) => typeof store[method] === 'function') &&
+    typeof runId === 'string' &&
+    runId !== '' &&
+    (maxRecordBytes === undefined || (Number.isSafeInteger(maxRecordBytes) && maxRecordBytes > 0))
+  );
 }

@@ -1,4 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import { effectArgsDigest } from '../journal/effect-identity.js';
+import { createMemoryEffectJournal } from '../journal/memory-effect-journal.js';
 import type { ToolDispatchContext } from '../dispatch-context.js';
 import {
   ToolCancelledError,
@@ -445,5 +449,80 @@ describe('runToolCalls one call at a time', () => {
 
     await expect(attempt).rejects.toMatchObject({ message: 'tool fail failed: exit_signal' });
     expect(settled).toEqual(['c1 false', 'c2 true']);
+  });
+});
+
+describe('runToolCalls: the journal', () => {
+  // A write that counts its effects, registered on its own registry.
+  function countingWrite() {
+    let effects = 0;
+    const tool = defineTool({
+      id: 'append',
+      description: 'Append a line',
+      args: z.strictObject({ line: z.string() }),
+      policy: { fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false },
+      dispatch: async ({ line }) => {
+        effects += 1;
+        return { appended: line, effects };
+      },
+    });
+    return { registry: createRecordingRegistry([tool]), effects: () => effects };
+  }
+  const calls = [{ id: 'toolu_1', name: 'append', args: { line: 'once' } }];
+  const appendContext = (overrides: Partial<ToolDispatchContext> = {}): ToolDispatchContext => ({
+    ...context(),
+    grantedToolIds: new Set(['append']),
+    ...overrides,
+  });
+
+  it('replays a resumed round (same run, same call ids) instead of repeating it', async () => {
+    const { registry: appendRegistry, effects } = countingWrite();
+    const journal = { store: createMemoryEffectJournal(), runId: 'run-1' };
+    const run = () =>
+      runToolCalls(calls, {
+        registry: appendRegistry,
+        ctx: appendContext(),
+        budget: createCorrectionBudget(),
+        journal,
+      });
+
+    const first = await run();
+    const resumed = await run();
+
+    expect(effects()).toBe(1);
+    expect(contents(resumed.toolMessage.content)).toEqual(contents(first.toolMessage.content));
+  });
+
+  it('takes the journal from the prepared context when the option is absent', async () => {
+    const { registry: appendRegistry, effects } = countingWrite();
+    const journal = { store: createMemoryEffectJournal(), runId: 'run-1' };
+    const run = () =>
+      runToolCalls(calls, {
+        registry: appendRegistry,
+        ctx: appendContext({ journal }),
+        budget: createCorrectionBudget(),
+      });
+
+    await run();
+    await run();
+
+    expect(effects()).toBe(1);
+  });
+
+  it('ends the turn on an unresolved call instead of feeding it back', async () => {
+    const { registry: appendRegistry } = countingWrite();
+    const store = createMemoryEffectJournal();
+    const argsDigest = await effectArgsDigest({ line: 'once' });
+    await store.prepare({ runId: 'run-1', callKey: 'toolu_1', toolId: 'append', argsDigest });
+
+    const attempt = runToolCalls(calls, {
+      registry: appendRegistry,
+      ctx: appendContext(),
+      budget: createCorrectionBudget(),
+      recoverToolFailures: true,
+      journal: { store, runId: 'run-1' },
+    });
+
+    await expect(attempt).rejects.toMatchObject({ reason: 'effect_unresolved' });
   });
 });

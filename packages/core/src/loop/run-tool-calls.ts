@@ -1,4 +1,4 @@
-import type { ToolDispatchContext } from '../dispatch-context.js';
+import type { ToolDispatchContext, ToolJournalContext } from '../dispatch-context.js';
 import { restoreRetentionRefusal } from '../dispatch/guard-retention.js';
 import type { ToolDispatchEvents } from '../dispatch/tool-call.js';
 import { ToolCancelledError, type ToolDispatchError } from '../errors.js';
@@ -29,6 +29,11 @@ export interface RunToolCallsOptions {
   readonly hostCallOptions?: ToolHostCallOptions;
   /** Synchronous trusted admission just before each host call; replaces `ctx.beforeDispatch`. */
   readonly beforeDispatch?: ToolDispatchContext['beforeDispatch'];
+  /**
+   * The durable effect journal of this run; replaces `ctx.journal`. A resumed conversation (the
+   * same `runId`, the same call ids) replays its settled calls instead of repeating them.
+   */
+  readonly journal?: ToolJournalContext;
   /**
    * The model response these calls answer, for the one-charge-per-response budget when a surface
    * runs a response's calls one at a time; default: this call list is the whole response.
@@ -114,10 +119,12 @@ function executionContext(
 ): ToolDispatchContext {
   const { hostCallOptions: _prepared, ...ctx } = prepared;
   const beforeDispatch = options.beforeDispatch ?? prepared.beforeDispatch;
+  const journal = options.journal ?? prepared.journal;
   return {
     ...ctx,
     ...(options.hostCallOptions === undefined ? {} : { hostCallOptions: options.hostCallOptions }),
     ...(beforeDispatch === undefined ? {} : { beforeDispatch }),
+    ...(journal === undefined ? {} : { journal }),
   };
 }
 

@@ -89,11 +89,12 @@ describe('git_status', () => {
     expect(result).toEqual({ exitCode: 0, stdout: 'out', stderr: '', durationMs: 3 });
   });
 
-  it('spawns a process with no policy target, so it is pre-approved and not governed', () => {
+  it('spawns a process with no policy target, so it is pre-approved, not governed and not journaled', () => {
     expect(gitStatusTool.policy).toEqual({
       fsScoped: false,
       spawnsProcess: true,
       requiresGateApproval: false,
+      journal: 'none',
     });
     expect(gitStatusTool.policyTarget).toBeUndefined();
     expect(approvalActionClass(gitStatusTool)).toBeUndefined();

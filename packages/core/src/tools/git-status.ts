@@ -35,7 +35,8 @@ export const gitStatusTool = markCommandPinned(
     }),
     configOnlyParams: ['args'],
     // No policy target: the command is fixed to git's read-only subcommands (pre-approved).
-    policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: false },
+    // Not journaled: it spawns, but a read-only inspection is safe to repeat on a replay.
+    policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: false, journal: 'none' },
     async dispatch(args, host, ctx) {
       const processArm = requireArm(ID, host.process, 'process');
       const result = await processArm.spawn(
