@@ -92,3 +92,14 @@ export type {
 } from './process/sandbox/sandbox-options.js';
 export { createOsArm } from './os/create-os-arm.js';
 export type { OsArmOptions } from './os/create-os-arm.js';
+export { createSqliteEffectJournal } from './journal/create-sqlite-effect-journal.js';
+export type {
+  SqliteEffectJournal,
+  SqliteEffectJournalOptions,
+  UnresolvedClaim,
+} from './journal/sqlite-effect-journal-types.js';
+export {
+  SqliteDriverMissingError,
+  SqliteJournalError,
+  type SqliteJournalErrorCode,
+} from './journal/journal-errors.js';
