@@ -39,14 +39,16 @@ function journalContext(
 
 const CALL: ToolCall = { id: 'call-1', name: 'effect', args: { text: 'hello' } };
 
+type JournalMethod = 'lookup' | 'prepare' | 'settle' | 'discard';
+
 // Every call the journal receives, with a failure switch per method.
 function recordingJournal(
   inner: EffectJournal = createMemoryEffectJournal(),
-  fail: Partial<Record<keyof EffectJournal, boolean>> = {},
+  fail: Partial<Record<JournalMethod, boolean>> = {},
 ) {
-  const calls: { method: keyof EffectJournal; args: unknown[] }[] = [];
+  const calls: { method: JournalMethod; args: unknown[] }[] = [];
   const wrap =
-    <M extends keyof EffectJournal>(method: M) =>
+    <M extends JournalMethod>(method: M) =>
     (...args: Parameters<EffectJournal[M]>) => {
       calls.push({ method, args });
       if (fail[method] === true) return Promise.reject(new Error(`${method} failed`));

@@ -68,14 +68,16 @@ async function journaled(
 ): Promise<DispatchedCall> {
   const { store } = journal;
   const maxRecordBytes = recordCapOf(journal, tool.id);
-  const key = await effectKeyOf(tool.id, callId, args, journal.runId);
+  // The store's own SHA-256 when it offers one (sync, ~4 µs), else WebCrypto's (async, ~50 µs).
+  const sha256 = typeof store.sha256 === 'function' ? store.sha256.bind(store) : undefined;
+  const key = await effectKeyOf(tool.id, callId, args, journal.runId, sha256);
   const claimed = await claim(store, key);
   if (claimed.kind === 'settled') return replay(claimed.record, tool.id);
   const { claimId } = claimed;
   let callCtx: ToolDispatchContext;
   try {
     // Only a call that will run pays for its key; a replay needs none.
-    callCtx = withIdempotencyKey(ctx, await keyOrRefuse(journal.runId, callId, tool.id));
+    callCtx = withIdempotencyKey(ctx, await keyOrRefuse(journal.runId, callId, tool.id, sha256));
     // After the awaits: a cancel that landed meanwhile still finds nothing started.
     throwIfAborted(ctx.signal, tool.id);
     steps.admit();
@@ -121,10 +123,11 @@ async function effectKeyOf(
   callKey: string,
   args: unknown,
   runId: string,
+  sha256: ((data: Uint8Array) => Uint8Array) | undefined,
 ): Promise<EffectKey> {
   // Without a call id two calls would share one identity: a replay of the wrong call.
   if (typeof callKey !== 'string' || callKey === '') unavailable(toolId);
-  const argsDigest = await effectArgsDigest(args);
+  const argsDigest = await effectArgsDigest(args, sha256);
   if (argsDigest === 'digest_unavailable') unavailable(toolId);
   if (argsDigest === 'args_unencodable') {
     throw new EffectJournalError(toolId, 'journal_args_unencodable');
@@ -132,9 +135,14 @@ async function effectKeyOf(
   return { runId, callKey, toolId, argsDigest };
 }
 
-async function keyOrRefuse(runId: string, callKey: string, toolId: ToolId): Promise<string> {
+async function keyOrRefuse(
+  runId: string,
+  callKey: string,
+  toolId: ToolId,
+  sha256: ((data: Uint8Array) => Uint8Array) | undefined,
+): Promise<string> {
   try {
-    return await effectIdempotencyKey(runId, callKey);
+    return await effectIdempotencyKey(runId, callKey, sha256);
   } catch (error) {
     return unavailable(toolId, error);
   }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createHash } from 'node:crypto';
 import { effectArgsDigest, effectIdempotencyKey } from './effect-identity.js';
 
 afterEach(() => {
@@ -75,5 +76,28 @@ describe('effectIdempotencyKey', () => {
     const key = await effectIdempotencyKey('r', 'c');
 
     expect(key).toBe(`toolhost-${createHash('sha256').update(input).digest('base64url')}`);
+  });
+});
+
+describe('a store-supplied SHA-256', () => {
+  // node:crypto's, as the SQLite journal supplies it: only in this test, never in core's source.
+  const nodeSha256 = (data: Uint8Array): Uint8Array =>
+    new Uint8Array(createHash('sha256').update(data).digest());
+
+  it('gives the same digest and key as WebCrypto, so journals replay across either', async () => {
+    const args = { command: 'git', args: ['commit'], env: { TOKEN: 's3cret' } };
+    const used = vi.fn(nodeSha256);
+
+    expect(await effectArgsDigest(args, used)).toBe(await effectArgsDigest(args));
+    expect(await effectIdempotencyKey('run', 'call', used)).toBe(
+      await effectIdempotencyKey('run', 'call'),
+    );
+    expect(used).toHaveBeenCalledTimes(2);
+  });
+
+  it('is used even where there is no WebCrypto', async () => {
+    vi.stubGlobal('crypto', undefined);
+
+    expect(await effectArgsDigest({ a: 1 }, nodeSha256)).toMatch(/^[0-9a-f]{64}$/);
   });
 });

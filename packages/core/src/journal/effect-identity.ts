@@ -11,8 +11,11 @@ export type EffectIdentityFailure = 'digest_unavailable' | 'args_unencodable';
  * unkeyed digest of possibly low-entropy values: a store that persists it must key it at rest
  * (HMAC-SHA256 under a key kept beside the journal), never write it as is.
  */
-export async function effectArgsDigest(args: unknown): Promise<string | EffectIdentityFailure> {
-  const sha256 = webCryptoSha256();
+export async function effectArgsDigest(
+  args: unknown,
+  storeSha256?: (data: Uint8Array) => Uint8Array,
+): Promise<string | EffectIdentityFailure> {
+  const sha256 = storeSha256 ?? webCryptoSha256();
   if (sha256 === undefined) return 'digest_unavailable';
   const canonical = encodeJson(args, { sortKeys: true });
   if (canonical === undefined) return 'args_unencodable';
@@ -26,8 +29,12 @@ export async function effectArgsDigest(args: unknown): Promise<string | EffectId
  * per call; it carries neither id readably, so it may leave on a request header. Rejects where
  * the runtime has no WebCrypto.
  */
-export async function effectIdempotencyKey(runId: string, callKey: string): Promise<string> {
-  const sha256 = webCryptoSha256();
+export async function effectIdempotencyKey(
+  runId: string,
+  callKey: string,
+  storeSha256?: (data: Uint8Array) => Uint8Array,
+): Promise<string> {
+  const sha256 = storeSha256 ?? webCryptoSha256();
   if (sha256 === undefined) throw new TypeError('toolhost: WebCrypto SHA-256 is unavailable');
   return `toolhost-${toBase64Url(await sha256(lengthPrefixed([KEY_DOMAIN, runId, callKey])))}`;
 }
