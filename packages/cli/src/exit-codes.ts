@@ -12,8 +12,13 @@ export const EXIT_CODES = Object.freeze({
   denied: 3,
   /** The arguments failed validation, or no tool has that id. */
   invalidArgs: 4,
-  /** The host arm the tool needs is not wired here (`tool_unavailable`). */
+  /** The host arm the tool needs is not wired here (`tool_unavailable`), or a driver is missing. */
   unavailable: 5,
+  /**
+   * The effect journal holds a claim for this call that never settled (`effect_unresolved`): the
+   * effect may have happened, so nothing ran; `toolhost journal resolve` settles it.
+   */
+  effectUnresolved: 6,
   /** Interrupted (Ctrl-C / SIGINT / SIGTERM): the dispatch was aborted. 128 + SIGINT. */
   cancelled: 130,
 });

@@ -6,6 +6,7 @@ import { describeFailure } from './commands/describe-failure.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerExplain } from './commands/explain.js';
 import { registerInit } from './commands/init.js';
+import { registerJournal } from './commands/journal.js';
 import { detectInteraction } from './commands/interaction.js';
 import { printFailure } from './commands/print-failure.js';
 import { registerServe } from './commands/serve.js';
@@ -42,7 +43,8 @@ async function run(
     [
       '',
       'Exit codes: 0 ok, 1 tool failed, 2 usage/config error, 3 denied, 4 invalid args or',
-      'unknown tool, 5 unavailable here, 130 cancelled (Ctrl-C).',
+      'unknown tool, 5 unavailable here, 6 effect unresolved (see toolhost journal),',
+      '130 cancelled (Ctrl-C).',
       'Config: toolhost.config.json in the root (--config to choose); flags override it.',
       'A config found in the root is used only once approved: toolhost init, toolhost config approve.',
     ].join('\n'),
@@ -54,6 +56,7 @@ async function run(
   registerDoctor(program, io, setExit);
   registerServe(program, io, setExit);
   registerConfig(program, io, setExit);
+  registerJournal(program, io, setExit);
   for (const command of program.commands) command.exitOverride();
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -12,11 +12,17 @@ import {
 } from './policy-options.js';
 import { printFailure } from './print-failure.js';
 import { readCallArgs } from './read-call-args.js';
+import {
+  resolveCallJournal,
+  type CallJournal,
+  type CallJournalFlags,
+} from './call-journal-options.js';
+import { reportJournal, unresolvedHint } from './report-journal.js';
 import { safeToolName } from './safe-tool-name.js';
 import { sanitizeForTerminal } from '../terminal/sanitize-for-terminal.js';
 import { trapInterrupts } from './trap-interrupts.js';
 
-interface CallOptions extends PolicyOptionValues {
+interface CallOptions extends PolicyOptionValues, CallJournalFlags {
   readonly gateApproved?: boolean;
 }
 
@@ -31,6 +37,9 @@ export function registerCall(program: Command, io: CliIo, setExit: (code: number
   )
     .option('--audit-log <file>', 'append one JSON line per event to this file')
     .option('--gate-approved', 'you are the human gate for tools that require one (git_commit)')
+    .option('--run-id <id>', 'journal this call under this run id (a re-run replays it)')
+    .option('--call-id <id>', "the call's key in the run (required with --run-id)")
+    .option('--journal <file>', 'effect journal file (default: <state-dir>/journal.sqlite)')
     .action(async (toolId: string, rawArgs: string | undefined, options: CallOptions) => {
       setExit(await runCall(toolId, rawArgs, options, io));
     });
@@ -44,6 +53,7 @@ async function runCall(
 ): Promise<number> {
   const json = options.json === true;
   const settings = settingsFromOptions(options, io);
+  const journal = resolveCallJournal(options, settings, io.cwd);
   const args = await readCallArgs(rawArgs, io.stdin);
   const interaction = detectInteraction(io, { json, stdinUsed: rawArgs === '-' });
   const interrupts = trapInterrupts(io);
@@ -55,9 +65,24 @@ async function runCall(
         : { prompter: interaction.prompter }),
       ...(json || io.stderr.isTTY !== true ? {} : { progress: io.stderr }),
       gateApproved: options.gateApproved === true,
+      // A journaled call's run id is the session's: its spills outlive a replay's lookup.
+      ...(journal === undefined
+        ? {}
+        : {
+            runId: journal.runId,
+            journal: { file: journal.file, createDirectory: journal.createDirectory },
+          }),
     });
     try {
-      return await dispatchOnce({ session, toolId, args, json, io, signal: interrupts.signal });
+      return await dispatchOnce({
+        session,
+        toolId,
+        args,
+        json,
+        io,
+        signal: interrupts.signal,
+        journal,
+      });
     } finally {
       await session.close();
     }
@@ -73,14 +98,17 @@ interface DispatchInput {
   readonly json: boolean;
   readonly io: CliIo;
   readonly signal: AbortSignal;
+  readonly journal: CallJournal | undefined;
 }
 
 async function dispatchOnce(input: DispatchInput): Promise<number> {
-  const { session, toolId, args, json, io, signal } = input;
+  const { session, toolId, args, json, io, signal, journal } = input;
   const context = session.context(toolId, signal);
+  // Journaled, the call's id is its key in the run: the same id again is the same call.
+  const ids = journal === undefined ? {} : { callId: journal.callId };
   try {
     const outcome = await session.registry.dispatch(
-      { id: `call-${session.runId}`, name: toolId, args },
+      { id: journal?.callId ?? `call-${session.runId}`, name: toolId, args },
       context,
     );
     const { result } = unwrapUntrusted(outcome.toolResult);
@@ -91,7 +119,9 @@ async function dispatchOnce(input: DispatchInput): Promise<number> {
         ok: true,
         exitCode: EXIT_CODES.success,
         runId: session.runId,
+        ...ids,
         tool: toolId,
+        ...(outcome.journal === undefined ? {} : { journal: outcome.journal }),
         result,
         truncated: outcome.truncated,
         spill: outcome.spill ?? null,
@@ -101,12 +131,18 @@ async function dispatchOnce(input: DispatchInput): Promise<number> {
       });
     } else {
       printResult(io, result, outcome.truncated, outcome.spill?.ref, media);
+      if (outcome.journal !== undefined) reportJournal(io, outcome.journal);
     }
     return EXIT_CODES.success;
   } catch (error) {
     // Cancel wins: whatever the pipeline threw after an interrupt, the user asked to stop.
-    const report = describeFailure(signal.aborted ? new ToolCancelledError(toolId) : error);
-    printFailure(io, json, report, { runId: session.runId, tool: safeToolName(toolId) });
+    const described = describeFailure(signal.aborted ? new ToolCancelledError(toolId) : error);
+    // The operator's next step, with this call's own ids (flags the operator typed, not args).
+    const report =
+      journal !== undefined && described.reason === 'effect_unresolved'
+        ? { ...described, hint: unresolvedHint(journal) }
+        : described;
+    printFailure(io, json, report, { runId: session.runId, ...ids, tool: safeToolName(toolId) });
     return report.exitCode;
   }
 }

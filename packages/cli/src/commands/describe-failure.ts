@@ -9,6 +9,7 @@ import {
 } from '@toolhost/core';
 import { CliExitError, CliUsageError } from '../cli-error.js';
 import { EXIT_CODES, exitCodeFor } from '../exit-codes.js';
+import { describeJournalFailure } from './describe-journal-failure.js';
 
 /** A failure as the CLI reports it: secret-free by construction (fixed templates, codes, fields). */
 export interface FailureReport {
@@ -27,6 +28,8 @@ export interface FailureReport {
 
 /** Maps anything a command threw to its report; an unknown throw is an internal failure. */
 export function describeFailure(error: unknown): FailureReport {
+  const journal = describeJournalFailure(error);
+  if (journal !== undefined) return journal;
   if (error instanceof CliUsageError) {
     return { exitCode: error.exitCode, code: 'usage', name: error.name, message: error.message };
   }

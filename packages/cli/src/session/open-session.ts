@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import {
   BUILTIN_TOOLS,
   createToolRegistry,
@@ -11,7 +12,11 @@ import {
   type ToolId,
   type ToolRegistry,
 } from '@toolhost/core';
-import { createNodeToolHost, type NodeToolHostOptions } from '@toolhost/node';
+import {
+  createNodeToolHost,
+  type NodeToolHostOptions,
+  type SqliteEffectJournal,
+} from '@toolhost/node';
 import { CliUsageError } from '../cli-error.js';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
@@ -23,6 +28,7 @@ import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { createOutputTail } from '../progress/output-tail.js';
 import { withProcessProgress } from '../progress/with-process-progress.js';
 import { createCredentialResolver } from './resolve-credential.js';
+import { journalFiles, openJournal } from './open-journal.js';
 import { toMcpDeclarations } from './to-mcp-declarations.js';
 
 /** How a session talks to its human, if there is one. */
@@ -37,6 +43,15 @@ export interface SessionOptions {
   readonly progress?: NodeJS.WriteStream;
   /** The human invoking the CLI is the gate for `requiresGateApproval` tools. */
   readonly gateApproved?: boolean;
+  /** Journal every side-effecting call of this run (`runId`) in this SQLite file. */
+  readonly journal?: SessionJournalOptions;
+}
+
+/** Where a session's effect journal lives. */
+export interface SessionJournalOptions {
+  readonly file: string;
+  /** The default file in the state directory: its directory is created when missing. */
+  readonly createDirectory: boolean;
 }
 
 /** An assembled registry + Node host + approval policy for one CLI run. */
@@ -54,6 +69,8 @@ export interface Session {
   readonly grantedTools: readonly AnyToolDef[];
   /** What the protected-path rule guards in this session, the audit log included. */
   readonly protectedPaths: ProtectedPathContext;
+  /** The effect journal every dispatch context carries, when the run is journaled. */
+  readonly journal?: SqliteEffectJournal;
   /** The dispatch context of one call of `toolId`; approval requests go to the audit log. */
   context(toolId: ToolId, signal?: AbortSignal): ToolDispatchContext;
   close(): Promise<void>;
@@ -69,7 +86,17 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       ? undefined
       : openAuditLog({ file: settings.auditLog, runId, scrub: redactSecretShapedText });
   try {
-    return await assemble(options, runId, audit);
+    // Then the journal: a refused file or a missing driver fails before any host exists.
+    const journal =
+      options.journal === undefined
+        ? undefined
+        : await openJournal(options.journal.file, options.journal);
+    try {
+      return await assemble(options, runId, audit, journal);
+    } catch (error) {
+      await journal?.close();
+      throw error;
+    }
   } catch (error) {
     audit?.close();
     throw error;
@@ -80,6 +107,7 @@ async function assemble(
   options: SessionOptions,
   runId: string,
   audit: AuditLog | undefined,
+  journal: SqliteEffectJournal | undefined,
 ): Promise<Session> {
   const { settings } = options;
   const resolveCredential = createCredentialResolver(settings.credentials);
@@ -135,7 +163,11 @@ async function assemble(
     stateDir: settings.stateDir,
     configFile: settings.configFile,
     // Append-only means no tool rewrites the log either: a write there always asks a human.
-    ...(settings.auditLog === undefined ? {} : { files: [realpathSync(settings.auditLog)] }),
+    // So is the journal and its key: a rewritten record would be replayed as a real result.
+    files: [
+      ...(settings.auditLog === undefined ? [] : [realpathSync(settings.auditLog)]),
+      ...(options.journal === undefined ? [] : journalFiles(realJournalPath(options.journal.file))),
+    ],
   };
   const confirm = createConfirmHook({
     mode: settings.mode,
@@ -154,6 +186,7 @@ async function assemble(
     tools,
     grantedTools,
     protectedPaths,
+    ...(journal === undefined ? {} : { journal }),
     ...(created.mcpReport === undefined ? {} : { mcpReport: created.mcpReport }),
     context(toolId, signal) {
       const parameters = settings.toolConfig[toolId];
@@ -177,6 +210,8 @@ async function assemble(
         },
         limits: settings.limits,
         mediaScope: `workspace:${settings.root}`,
+        // The run id names the run across invocations; the call's id is its key in the run.
+        ...(journal === undefined ? {} : { journal: { store: journal, runId } }),
         ...(signal === undefined ? {} : { signal }),
       };
     },
@@ -184,10 +219,19 @@ async function assemble(
       try {
         await created.close();
       } finally {
-        audit?.close();
+        try {
+          await journal?.close();
+        } finally {
+          audit?.close();
+        }
       }
     },
   };
+}
+
+// The journal file exists once opened; its directory is resolved so a symlinked state dir matches.
+function realJournalPath(file: string): string {
+  return path.join(realpathSync(path.dirname(file)), path.basename(file));
 }
 
 function pickPreview(preview: ToolActionPreview): ToolActionPreview {

@@ -25,7 +25,8 @@ export function createEgressArm(options: EgressOptions = {}): EgressArm {
       signal?: AbortSignalLike,
       callOptions?: ToolHostCallOptions,
     ): Promise<EgressResponse> {
-      const run = (): Promise<EgressResponse> => egressFetch(request, signal, resolved, pools);
+      const run = (): Promise<EgressResponse> =>
+        egressFetch(request, signal, resolved, pools, callOptions?.idempotencyKey);
       // The runner's retainer owns the whole operation (credential, DNS, connection, body).
       return callOptions?.retainWork === undefined ? run() : callOptions.retainWork(run);
     },

@@ -18,16 +18,21 @@ import { resolveCredential, toAuthorization } from './resolve-credential.js';
 import { resolveDestination } from './resolve-destination.js';
 import type { ResolvedEgressOptions } from './resolve-egress-options.js';
 import { isDroppedHeader, sanitizeRequestHeaders } from './sanitize-request-headers.js';
+import { IDEMPOTENCY_KEY_HEADER, toIdempotencyKeyHeader } from './idempotency-key-header.js';
 import { toEgressError } from './to-egress-error.js';
 
 type Method = EgressRequest['method'] | 'GET';
 
-/** One policy-checked HTTPS request: every hop re-checked, pinned, bounded and timed. */
+/**
+ * One policy-checked HTTPS request: every hop re-checked, pinned, bounded and timed. A journaled
+ * call's `idempotencyKey` goes out as the `Idempotency-Key` header.
+ */
 export async function egressFetch(
   request: EgressRequest,
   signal: AbortSignalLike | undefined,
   options: ResolvedEgressOptions,
   pools: PinnedPoolCache,
+  idempotencyKey?: string,
 ): Promise<EgressResponse> {
   const { toolId } = options;
   if (signal?.aborted === true) throw new ToolCancelledError(toolId);
@@ -42,7 +47,7 @@ export async function egressFetch(
     callSignal.abort(new Error('egress deadline'));
   }, options.timeoutMs);
   try {
-    return await fetchHops(request, { options, pools, signal: callSignal });
+    return await fetchHops(request, { options, pools, signal: callSignal }, idempotencyKey);
   } catch (error) {
     throw toEgressError(toolId, error, callSignal);
   } finally {
@@ -59,7 +64,11 @@ interface HopContext {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-async function fetchHops(request: EgressRequest, context: HopContext): Promise<EgressResponse> {
+async function fetchHops(
+  request: EgressRequest,
+  context: HopContext,
+  idempotencyKey: string | undefined,
+): Promise<EgressResponse> {
   const { options, pools, signal } = context;
   const { toolId } = options;
   let url = checkEgressUrl(toolId, request.url);
@@ -69,6 +78,11 @@ async function fetchHops(request: EgressRequest, context: HopContext): Promise<E
     request.allowedDomains === undefined ? undefined : normalizeAllowlist(request.allowedDomains);
   if (allowedHosts !== undefined) assertHostAllowed(toolId, url, allowedHosts, firstHost);
   const headers = sanitizeRequestHeaders(toolId, request.headers);
+  // The host's key replaces a model-supplied one in any case spelling (names are lowercased):
+  // the draft allows one per request, and only the journal's names this call.
+  if (idempotencyKey !== undefined) {
+    headers[IDEMPOTENCY_KEY_HEADER] = toIdempotencyKeyHeader(toolId, idempotencyKey);
+  }
   const credential = await attachCredential(toolId, request, headers, context);
   const firstOrigin = url.origin;
   // Sticky: once a hop leaves the credential's origin, a redirect back cannot re-arm it (else
@@ -87,7 +101,9 @@ async function fetchHops(request: EgressRequest, context: HopContext): Promise<E
     // A DNS answer that arrives after an abort must not open a connection.
     signal.throwIfAborted();
     sameOrigin &&= url.origin === firstOrigin;
-    const hopHeaders = sameOrigin ? headers : withoutCredentials(headers, credential?.headerName);
+    const hopHeaders = sameOrigin
+      ? headers
+      : withoutCredentials(headers, credential?.headerName, idempotencyKey !== undefined);
     const response = await pools.get(destination).request({
       path: `${url.pathname}${url.search}`,
       method,
@@ -117,6 +133,8 @@ async function fetchHops(request: EgressRequest, context: HopContext): Promise<E
       method = 'GET';
       body = undefined;
       delete headers['content-type'];
+      // The key named the original request; a body-less GET is another request.
+      if (idempotencyKey !== undefined) delete headers[IDEMPOTENCY_KEY_HEADER];
     }
   }
 }
@@ -144,11 +162,15 @@ async function attachCredential(
 }
 
 // A credential belongs to the origin it was configured for; fetch drops it across origins too.
+// So does the host's idempotency key: its scope is the first origin's resource (the draft), and
+// another origin has no record of the request it names.
 function withoutCredentials(
   headers: Record<string, string>,
   credentialHeader: string | undefined,
+  dropIdempotencyKey: boolean,
 ): Record<string, string> {
   const rest = { ...headers };
+  if (dropIdempotencyKey) delete rest[IDEMPOTENCY_KEY_HEADER];
   for (const name of ['authorization', 'cookie', 'x-subscription-token', 'x-api-key']) {
     delete rest[name];
   }

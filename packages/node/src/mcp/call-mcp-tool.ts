@@ -14,6 +14,12 @@ import {
   type McpResultView,
 } from './to-mcp-tool-output.js';
 
+/**
+ * The `_meta` key a journaled call's idempotency key rides on: reverse-DNS prefix (the MCP
+ * spec's key rule), second label `toolhost`, so outside the prefixes MCP reserves.
+ */
+export const IDEMPOTENCY_KEY_META = 'io.toolhost/idempotency-key';
+
 /** One call, already resolved to a live connection and validated arguments. */
 export interface McpToolCall {
   readonly toolId: ToolId;
@@ -53,8 +59,16 @@ async function requestTool(call: McpToolCall): Promise<unknown> {
   const onAbort = () => controller.abort();
   call.signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    const idempotencyKey = call.hostCallOptions?.idempotencyKey;
     const response: Record<string, unknown> = await call.client.callTool(
-      { name: call.tool, arguments: call.args },
+      {
+        name: call.tool,
+        arguments: call.args,
+        // In the request's `_meta`, never in `arguments`: no tool schema or model can reach it.
+        ...(idempotencyKey === undefined
+          ? {}
+          : { _meta: { [IDEMPOTENCY_KEY_META]: idempotencyKey } }),
+      },
       CallToolResultSchema,
       { signal: controller.signal, timeout: call.timeoutMs, maxTotalTimeout: call.timeoutMs },
     );

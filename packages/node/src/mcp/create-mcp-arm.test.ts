@@ -63,6 +63,7 @@ describe('createMcpArm against the fixture server', () => {
       'mcp_fx_env',
       'mcp_fx_spawn_child',
       'mcp_fx_hostile_pattern',
+      'mcp_fx_meta',
       'mcp_quick_slow',
     ]);
   });

@@ -29,15 +29,20 @@ export const FIXED_ENV: Readonly<Record<string, string>> = {
   GIT_CONFIG_VALUE_1: 'false',
 };
 
+/** The variable a journaled call's child finds its idempotency key in. */
+export const IDEMPOTENCY_KEY_ENV = 'TOOLHOST_IDEMPOTENCY_KEY';
+
 /**
  * Builds a child's environment: the spec's short base list from `hostEnv` (never the whole
- * ambient env), the fixed no-pager values, then the declared variables. A declared variable on
- * the refused set is a fatal denial, never silently stripped: the caller asked for a hijack.
+ * ambient env), the fixed no-pager values, then the declared variables, then a journaled call's
+ * idempotency key. A declared variable on the refused set is a fatal denial, never silently
+ * stripped: the caller asked for a hijack.
  */
 export function buildChildEnv(
   hostEnv: Readonly<Record<string, string | undefined>>,
   declaredEnv: Readonly<Record<string, string>>,
   toolId = 'run_command',
+  idempotencyKey?: string,
 ): Record<string, string> {
   // No prototype: a declared `__proto__` is a (harmless) variable, not a prototype write.
   const env = Object.create(null) as Record<string, string>;
@@ -52,6 +57,8 @@ export function buildChildEnv(
     }
     env[name] = value;
   }
+  // Set last, from the dispatch's trusted call options only: no config or model can name it.
+  if (idempotencyKey !== undefined) env[IDEMPOTENCY_KEY_ENV] = idempotencyKey;
   return env;
 }
 
@@ -141,4 +148,5 @@ const REFUSED_NAMES: ReadonlySet<string> = new Set([
   'EXINIT',
   'INPUTRC',
   'TOOLHOST_RUN_TOKEN', // the host's own containment marker
+  'TOOLHOST_IDEMPOTENCY_KEY', // the journal's key: a spoofed one could settle another call
 ]);

@@ -72,7 +72,12 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
       signal?: AbortSignalLike,
     ): Promise<ProcessResult> {
       // Env first: a hijack attempt is fatal whatever else is wrong with the call.
-      const baseEnv = buildChildEnv(hostEnv, declaredEnv, toolId);
+      const baseEnv = buildChildEnv(
+        hostEnv,
+        declaredEnv,
+        toolId,
+        opts.hostCallOptions?.idempotencyKey,
+      );
       if (args.some((arg) => arg.includes('\0'))) throw new ToolPolicyError(toolId, 'invalid_path');
       const cwd = await resolved.resolveCwd(root, opts.cwd);
       const file = await resolveExecutable({

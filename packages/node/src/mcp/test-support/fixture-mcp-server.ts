@@ -74,6 +74,11 @@ const TOOLS: Tool[] = [
     description: 'Its pattern needs a backreference, which a linear-time engine cannot run.',
     inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a)\\1$' } } },
   },
+  {
+    name: 'meta',
+    description: "Returns the request's `_meta` as the client sent it.",
+    inputSchema: { type: 'object' },
+  },
 ];
 
 const server = new Server({ name: 'fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -113,6 +118,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
           },
         ],
       };
+    case 'meta':
+      return { content: [{ type: 'text', text: JSON.stringify(request.params._meta ?? null) }] };
     case 'spawn_child': {
       const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
         stdio: 'ignore',
