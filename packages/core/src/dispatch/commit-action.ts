@@ -7,11 +7,16 @@ import type { GuardedCall } from './gate-governed.js';
  * the host call did. A commit that throws cannot undo an effect that may have landed, so the call
  * ends fatally and is never retried (a retry would repeat the effect); cancel still wins.
  */
-export async function commitAction<T>(
+export function commitAction<T>(
   guarded: GuardedCall | undefined,
   hostCall: Promise<T>,
 ): Promise<T> {
+  // No async frame when no guard listens: this sits on every dispatch's hot path.
   if (guarded?.guard.commit === undefined) return hostCall;
+  return commitOutcome(guarded, hostCall);
+}
+
+async function commitOutcome<T>(guarded: GuardedCall, hostCall: Promise<T>): Promise<T> {
   let settled:
     { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
   try {
@@ -25,7 +30,7 @@ export async function commitAction<T>(
       ? 'cancelled'
       : 'failed';
   try {
-    await guarded.guard.commit(guarded.request, outcome);
+    await guarded.guard.commit?.(guarded.request, outcome);
   } catch (error) {
     if (!settled.ok && outcome === 'cancelled') throw settled.error;
     throw new ToolExecutionError(guarded.request.toolId, 'guard_commit_failed', {

@@ -1,21 +1,15 @@
 import type { ToolDispatchContext } from '../dispatch-context.js';
 import type { AnyToolDef } from '../tool-def.js';
 import type { ToolHost } from '../tool-host.js';
-import { splitMedia } from '../with-media.js';
 import { throwIfAborted } from './abort.js';
-import { admitDispatch } from './admit-dispatch.js';
-import { boundResult } from './bound-result.js';
 import { brandUntrusted } from './brand-untrusted.js';
-import { callHost } from './call-host.js';
-import { commitAction } from './commit-action.js';
 import { gateGoverned } from './gate-governed.js';
+import type { HostStage } from './host-stage.js';
 import { journalBracket } from './journal-bracket.js';
-import { mapOutput } from './map-output.js';
 import { projectEvents } from './project-events.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { screenCall } from './screen-call.js';
 import type { ToolCall, ToolDispatchOutcome } from './tool-call.js';
-import { withinCall } from './within-call.js';
 
 /** The registry's state, built once by `createToolRegistry`. */
 export interface RegistryState {
@@ -36,24 +30,12 @@ export async function dispatch(
   const guarded = action === undefined ? undefined : await gateGoverned(screened, ctx);
   throwIfAborted(ctx.signal, def.id);
   const sideEffecting = action !== undefined || hasSideEffect(def);
-  // The durable effect bracket: a journaled call is prepared here and settled after bounding,
-  // or replayed from its record with neither admission nor the host call.
+  // Steps 5–8 (`beforeDispatch`, the one host call, media split, output mapping, bounding:
+  // host-stage.ts) inside the durable effect bracket: a journaled call is prepared before them
+  // and settled after, or replayed from its record instead of them.
+  const stage: HostStage = { def, args, target, host, ctx, guarded, sideEffecting };
   const bracket = { tool: def, callId: call.id, args, ctx };
-  const { parts, output, bounded, journal } = await journalBracket(bracket, {
-    admit: () => admitDispatch(def.id, target, ctx.beforeDispatch),
-    run: (callCtx) =>
-      withinCall(host.outputStore, async () => {
-        const { result, parts } = splitMedia(
-          await commitAction(
-            guarded,
-            callHost({ tool: def, args, host, ctx: callCtx, sideEffecting }),
-          ),
-        );
-        const output = mapOutput(result, ctx.config);
-        const pending = boundResult(result, host.outputStore, ctx);
-        return { parts, output, bounded: pending instanceof Promise ? await pending : pending };
-      }),
-  });
+  const { parts, output, bounded, journal } = await journalBracket(bracket, stage);
   throwIfAborted(ctx.signal, def.id);
   const hiddenKeys = hiddenKeysOf(tool, ctx.secretArgKeys);
   const events = projectEvents({ toolId: def.id, args, hiddenKeys, modelResult: bounded.result });

@@ -37,7 +37,7 @@ export interface RetentionGuard {
  */
 export function guardRetention(ctx: ToolDispatchContext, toolId: ToolId): RetentionGuard {
   const retainWork = ctx.hostCallOptions?.retainWork;
-  if (retainWork === undefined) return { ctx, refusal: () => undefined };
+  if (retainWork === undefined) return { ctx, refusal: noRefusal };
   let marker: HostRetentionRefusedError | undefined;
   const hostCallOptions: ToolHostCallOptions = {
     ...ctx.hostCallOptions,
@@ -70,6 +70,11 @@ export function guardRetention(ctx: ToolDispatchContext, toolId: ToolId): Retent
     },
   };
   return { ctx: { ...ctx, hostCallOptions }, refusal: () => marker };
+}
+
+// Shared: the common call without a retainer allocates nothing here (dispatch's hot path).
+function noRefusal(): undefined {
+  return undefined;
 }
 
 /** The runner's own refusal value behind a marker; any other error comes back unchanged. */

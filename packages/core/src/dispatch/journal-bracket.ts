@@ -12,6 +12,7 @@ import { isJournaledTool } from '../journal/is-journaled-tool.js';
 import type { AnyToolDef, ToolId } from '../tool-def.js';
 import type { DurableMediaPart } from '../tool-host.js';
 import { throwIfAborted } from './abort.js';
+import { admitStage, runStage, type HostStage } from './host-stage.js';
 import type { ToolJournalOutcome } from './tool-call.js';
 
 /** What steps 5–8 produced (or a replay restored). */
@@ -32,14 +33,6 @@ export interface JournalBracketInput {
   readonly ctx: ToolDispatchContext;
 }
 
-/** The steps inside the bracket, in the order they run. */
-export interface BracketedSteps {
-  /** `beforeDispatch`: a throw proves nothing started, so the claim is discarded. */
-  readonly admit: () => void;
-  /** The host call, media split, output mapping and bounding, under `ctx`. */
-  readonly run: (ctx: ToolDispatchContext) => Promise<DispatchedCall>;
-}
-
 /**
  * The durable effect bracket, after approval: a journaled call is looked up by run, call id, tool
  * and argument digest; a settled one replays its record (no `beforeDispatch`, no host call), a
@@ -51,20 +44,20 @@ export interface BracketedSteps {
  */
 export function journalBracket(
   input: JournalBracketInput,
-  steps: BracketedSteps,
+  stage: HostStage,
 ): Promise<DispatchedCall> {
   const { tool, ctx } = input;
   if (ctx.journal === undefined || !isJournaledTool(tool)) {
-    steps.admit();
-    return steps.run(ctx);
+    admitStage(stage);
+    return runStage(stage, ctx);
   }
-  return journaled(input, ctx.journal, steps);
+  return journaled(input, ctx.journal, stage);
 }
 
 async function journaled(
   { tool, callId, args, ctx }: JournalBracketInput,
   journal: ToolJournalContext,
-  steps: BracketedSteps,
+  stage: HostStage,
 ): Promise<DispatchedCall> {
   const { store } = journal;
   const maxRecordBytes = recordCapOf(journal, tool.id);
@@ -80,14 +73,14 @@ async function journaled(
     callCtx = withIdempotencyKey(ctx, await keyOrRefuse(journal.runId, callId, tool.id, sha256));
     // After the awaits: a cancel that landed meanwhile still finds nothing started.
     throwIfAborted(ctx.signal, tool.id);
-    steps.admit();
+    admitStage(stage);
   } catch (error) {
     await discardOrKeep(store, claimId);
     throw error;
   }
   let ran: DispatchedCall;
   try {
-    ran = await steps.run(callCtx);
+    ran = await runStage(stage, callCtx);
   } catch (error) {
     // A typed refusal the host raises before any effect; anything else may have had one.
     if (error instanceof ToolPolicyError || error instanceof ToolArgsInvalidError) {

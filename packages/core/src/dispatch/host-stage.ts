@@ -1,0 +1,54 @@
+import type { ToolDispatchContext } from '../dispatch-context.js';
+import type { AnyToolDef, PolicyTarget } from '../tool-def.js';
+import type { ToolHost } from '../tool-host.js';
+import { splitMedia } from '../with-media.js';
+import { admitDispatch } from './admit-dispatch.js';
+import { boundResult } from './bound-result.js';
+import { callHost } from './call-host.js';
+import { commitAction } from './commit-action.js';
+import type { GuardedCall } from './gate-governed.js';
+import type { DispatchedCall } from './journal-bracket.js';
+import { mapOutput } from './map-output.js';
+
+/**
+ * Steps 5–8 of one call, as data: the durable effect bracket runs them (or replays instead of
+ * them). Plain functions over an object rather than per-call closures: this is the hot path.
+ */
+export interface HostStage {
+  readonly def: AnyToolDef;
+  readonly args: unknown;
+  readonly target: PolicyTarget | undefined;
+  readonly host: ToolHost;
+  readonly ctx: ToolDispatchContext;
+  /** The guard that allowed a governed call, told how the host call ended. */
+  readonly guarded: GuardedCall | undefined;
+  /** Governed or side-effecting: a failure is never fed back for a retry. */
+  readonly sideEffecting: boolean;
+}
+
+/** Step 5, `beforeDispatch`: synchronous, and a throw proves nothing started. */
+export function admitStage({ def, target, ctx }: HostStage): void {
+  admitDispatch(def.id, target, ctx.beforeDispatch);
+}
+
+/**
+ * Steps 6–8 under `callCtx` (the bracket's, carrying a journaled call's idempotency key), as
+ * one call of the host's spill quota: the process output it spills and the bounded result share
+ * one per-call budget.
+ */
+export function runStage(stage: HostStage, callCtx: ToolDispatchContext): Promise<DispatchedCall> {
+  const store = stage.host.outputStore;
+  if (store?.runCall === undefined) return hostSteps(stage, callCtx);
+  return store.runCall(() => hostSteps(stage, callCtx));
+}
+
+// 6 the one host call (and the guard's commit) → 6b split media → 7 output mapping on the FULL
+// result → 8 bound the model-facing copy.
+async function hostSteps(stage: HostStage, callCtx: ToolDispatchContext): Promise<DispatchedCall> {
+  const { def, args, host, ctx, guarded, sideEffecting } = stage;
+  const hostCall = callHost({ tool: def, args, host, ctx: callCtx, sideEffecting });
+  const { result, parts } = splitMedia(await commitAction(guarded, hostCall));
+  const output = mapOutput(result, ctx.config);
+  const pending = boundResult(result, host.outputStore, ctx);
+  return { parts, output, bounded: pending instanceof Promise ? await pending : pending };
+}
