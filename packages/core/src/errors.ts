@@ -1,7 +1,12 @@
+import { compareCodeUnits } from './compare-code-units.js';
+import { describeName } from './printable-tool-name.js';
 import type { ToolId } from './tool-def.js';
 
 export { classifyToolError } from './classify-tool-error.js';
 export { withToolId } from './with-tool-id.js';
+// Re-exported where they always were; they live apart because they are text helpers, not errors.
+export { compareCodeUnits } from './compare-code-units.js';
+export { printableToolName } from './printable-tool-name.js';
 
 /** The discriminant every dispatch failure carries. */
 export type ToolDispatchErrorCode =
@@ -309,22 +314,4 @@ export class ToolCancelledError extends ToolDispatchError {
       options.cause,
     );
   }
-}
-
-/** UTF-16 code-unit order, independent of the ambient locale. */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** A model-chosen tool name as a message may carry it: as-is only when plainly an identifier. */
-export function printableToolName(name: unknown): string {
-  return typeof name === 'string' && PLAIN_NAME.test(name) ? name : '(unprintable name)';
-}
-
-// A model-chosen name is echoed only when it is plainly an identifier; anything else could carry
-// an injected payload or a secret into a log line.
-const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-function describeName(name: string): string {
-  return PLAIN_NAME.test(name) ? `"${name}"` : '(unprintable name)';
 }
