@@ -1,0 +1,18 @@
+export { createToolRunObject } from './tool-run-object.js';
+export type { ToolRunInput, ToolRunObjectOptions, ToolRunOutput } from './tool-run-object.js';
+export { durableToolRegistry } from './durable-tool-registry.js';
+export type { DurableSourceRegistry, DurableToolRegistryOptions } from './durable-tool-registry.js';
+export { awaitApproval } from './await-approval.js';
+export type { ApprovalSubject } from './await-approval.js';
+export { DEFAULT_APPROVAL_TIMEOUT_MS, toApprovalDecision } from './approval-notice.js';
+export type { ApprovalNotice, ToolRunApprovals } from './approval-notice.js';
+export { resolveApproval } from './resolve-approval.js';
+export type { AwakeableResolver } from './resolve-approval.js';
+export { checkModelTurn } from './model-turn.js';
+export type { ToolRunModel, ToolRunModelRequest, ToolRunModelTurn } from './model-turn.js';
+export { decodeDispatchError, encodeDispatchError } from './dispatch-error-codec.js';
+export type { DispatchErrorWire } from './dispatch-error-codec.js';
+export { DEFAULT_READ_RETRY, mayRetry } from './step-retry-policy.js';
+export type { StepRetryPolicy } from './step-retry-policy.js';
+export { DEFAULT_STEP_RESULT_BYTES, MAX_STEP_RESULT_BYTES } from './step-outcome.js';
+export type { StepMedia, StepOutcome } from './step-outcome.js';
