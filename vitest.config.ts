@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const workspacePackages = ['core', 'node', 'cli', 'ai-sdk', 'openai-agents', 'anthropic'];
+const workspacePackages = ['core', 'node', 'cli', 'ai-sdk', 'openai-agents', 'anthropic', 'restate'];
 
 // Workspace packages resolve to their TypeScript sources, so tests never need a build. An alias,
 // not the `source` export condition: vitest passes SSR conditions to Node as `--conditions`, and
