@@ -103,3 +103,17 @@ export {
   SqliteJournalError,
   type SqliteJournalErrorCode,
 } from './journal/journal-errors.js';
+export { createPostgresEffectJournal } from './journal/postgres/create-postgres-effect-journal.js';
+export type {
+  PostgresEffectJournal,
+  PostgresEffectJournalOptions,
+  PostgresPool,
+  PostgresPoolClient,
+  PostgresQueryable,
+  PostgresQueryResult,
+} from './journal/postgres/postgres-effect-journal-types.js';
+export {
+  PostgresDriverMissingError,
+  PostgresJournalError,
+  type PostgresJournalErrorCode,
+} from './journal/postgres/postgres-journal-errors.js';
