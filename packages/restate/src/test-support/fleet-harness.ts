@@ -36,6 +36,10 @@ export interface WorkerOptions {
   readonly approvals?: boolean;
   readonly approvalTimeoutMs?: number;
   readonly allowedCommands?: readonly string[];
+  /** The shared Postgres journal instead of the SQLite file (workers on several machines). */
+  readonly postgres?: { readonly connectionString: string; readonly key: string };
+  /** This worker's own state directory name (a machine of its own); default `state`. */
+  readonly stateName?: string;
 }
 
 export interface WorkerProcess {
@@ -155,10 +159,13 @@ async function spawnWorker(
       WORKERS: String(workers),
       LOG: options.logFile,
       WORKSPACE: options.workspace,
-      STATE: path.join(options.base, 'state'),
+      STATE: path.join(options.base, options.stateName ?? 'state'),
       JOURNAL: path.join(options.base, 'journal.db'),
       APPROVALS: options.approvals === true ? '1' : '0',
       ALLOWED: (options.allowedCommands ?? []).join('|'),
+      ...(options.postgres === undefined
+        ? {}
+        : { PG_URL: options.postgres.connectionString, PG_KEY: options.postgres.key }),
       ...(options.approvalTimeoutMs === undefined
         ? {}
         : { APPROVAL_TIMEOUT_MS: String(options.approvalTimeoutMs) }),

@@ -3,13 +3,17 @@ import { appendFileSync } from 'node:fs';
 
 import * as restate from '@restatedev/restate-sdk';
 import { BUILTIN_TOOLS, createToolRegistry, type LoopToolCall } from '@toolhost/core';
-import { createNodeToolHost, createSqliteEffectJournal } from '@toolhost/node';
+import {
+  createNodeToolHost,
+  createPostgresEffectJournal,
+  createSqliteEffectJournal,
+} from '@toolhost/node';
 
 import { createToolRunObject } from '../tool-run-object.js';
 import type { ToolRunModelRequest, ToolRunModelTurn } from '../model-turn.js';
 
 // A Restate worker for the tests and the bench: a Node host over WORKSPACE, the shared SQLite
-// journal JOURNAL, and a scripted model (the prompt is JSON `{ turns: [[call, …], …] }`). With
+// journal JOURNAL (or Postgres at PG_URL), and a scripted model (the prompt is JSON `{ turns: [[call, …], …] }`). With
 // WORKERS=n it forks n processes sharing PORT through node:cluster: one endpoint, n workers.
 // Each worker says `{ listening, pid }` on stdout; notices and model turns go to LOG as JSON lines.
 
@@ -35,7 +39,12 @@ async function startWorker(): Promise<void> {
     stateDir: env('STATE'),
     process: {},
   });
-  const journal = await createSqliteEffectJournal({ file: env('JOURNAL') });
+  // PG_URL: the shared Postgres journal of workers on several machines; else the SQLite file.
+  const postgres = process.env['PG_URL'];
+  const journal =
+    postgres === undefined
+      ? await createSqliteEffectJournal({ file: env('JOURNAL') })
+      : await createPostgresEffectJournal({ connectionString: postgres, key: env('PG_KEY') });
   const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host });
   const approvalTimeoutMs = process.env['APPROVAL_TIMEOUT_MS'];
   const record = (entry: object): void =>
