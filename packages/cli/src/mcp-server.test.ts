@@ -3,7 +3,6 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectServe, type ServeClient } from './mcp/test-support/serve-client.js';
 
@@ -67,14 +66,13 @@ describe('toolhost serve over stdio', () => {
     });
 
     it('denies a governed write with a message that says why', async () => {
-      const attempt = serve.client.callTool({
+      const result = await serve.client.callTool({
         name: 'write_file',
         arguments: { path: 'denied.txt', content: 'no' },
       });
 
-      const error = await attempt.catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(McpError);
-      expect((error as McpError).message).toMatch(/denied by approval.*elicitation/);
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/denied by approval.*elicitation/);
       expect(existsSync(path.join(root, 'denied.txt'))).toBe(false);
     });
 
@@ -89,13 +87,13 @@ describe('toolhost serve over stdio', () => {
     });
 
     it('answers a tool outside the grant as unknown, listing what exists', async () => {
-      const result = await serve.client.callTool({
+      const attempt = serve.client.callTool({
         name: 'run_command',
         arguments: { command: 'id' },
       });
 
-      expect(result.isError).toBe(true);
-      expect(JSON.stringify(result.content)).toContain(
+      // An unknown tool is a protocol error (JSON-RPC -32602), per MCP 2025-11-25.
+      await expect(attempt).rejects.toThrow(
         'available tools: list_directory, read_file, write_file',
       );
     });
@@ -138,24 +136,25 @@ describe('toolhost serve over stdio', () => {
     it('refuses the write when the human declines', async () => {
       serve.answer = { action: 'decline' };
 
-      const attempt = serve.client.callTool({
+      const result = await serve.client.callTool({
         name: 'write_file',
         arguments: { path: 'rejected.txt', content: 'no' },
       });
 
-      await expect(attempt).rejects.toThrow(/user_rejected/);
+      expect(JSON.stringify(result.content)).toMatch(/user_rejected/);
       expect(existsSync(path.join(root, 'rejected.txt'))).toBe(false);
     });
 
     it('shows the redacted preview, never the secret in the target', async () => {
       serve.answer = { action: 'cancel' };
 
-      const attempt = serve.client.callTool({
+      const result = await serve.client.callTool({
         name: 'write_file',
         arguments: { path: 'AKIAIOSFODNN7EXAMPLE.txt', content: 'x' },
       });
 
-      await expect(attempt).rejects.toThrow(/user_rejected/);
+      expect(JSON.stringify(result.content)).toMatch(/user_rejected/);
+      expect(JSON.stringify(result)).not.toContain('AKIAIOSFODNN7EXAMPLE');
       expect(serve.elicitations.at(-1)).not.toContain('AKIAIOSFODNN7EXAMPLE');
       expect(serve.elicitations.at(-1)).toContain('[redacted]');
     });
@@ -167,14 +166,13 @@ describe('toolhost serve over stdio', () => {
       serverArgs('--tools', 'write_file', '--mode', 'auto', '--audit-log', auditLog),
     );
     try {
-      const attempt = serve.client.callTool({
+      const result = await serve.client.callTool({
         name: 'write_file',
         arguments: { path: 'audit.jsonl', content: 'forged\n' },
       });
 
-      const error = await attempt.catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(McpError);
-      expect((error as McpError).message).toMatch(/denied by approval/);
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/denied by approval/);
       // The log itself records the attempt; a line of its own would be the write landing.
       expect(await readFile(auditLog, 'utf8')).not.toMatch(/^forged$/m);
     } finally {

@@ -14,6 +14,8 @@ export interface ConfirmHookOptions {
   readonly paths: ProtectedPathContext;
   /** Shared across calls of one session so `always` answers stick. */
   readonly cache?: ApprovalCache;
+  /** How to allow an action without a human, in this surface's words (default: the terminal's). */
+  readonly withoutHumanHints?: { readonly protectedPath: string; readonly other: string };
 }
 
 /**
@@ -67,15 +69,18 @@ function reject(reason: string): ToolApprovalDecision {
   return { outcome: 'reject', reason };
 }
 
+const TERMINAL_HINTS = {
+  protectedPath: 'a protected path always needs a human: run it in a terminal without --json',
+  other: 'run it in a terminal without --json to be asked, or use --mode auto',
+};
+
 function refusalWithoutHuman(
   request: ToolApprovalRequest,
   mode: ApprovalMode,
   options: ConfirmHookOptions,
 ): string {
   const why = options.nonInteractiveReason ?? 'no terminal to ask';
-  const hint =
-    mode === 'auto'
-      ? 'a protected path always needs a human: run it in a terminal without --json'
-      : 'run it in a terminal without --json to be asked, or use --mode auto';
+  const hints = options.withoutHumanHints ?? TERMINAL_HINTS;
+  const hint = mode === 'auto' ? hints.protectedPath : hints.other;
   return `${request.toolId} (${request.action}) needs approval but ${why}; ${hint}`;
 }

@@ -68,6 +68,7 @@ function detail(error: ToolDispatchError): Partial<FailureReport> {
     return {
       reason: error.reason,
       ...(error.detail === undefined ? {} : { detail: error.detail }),
+      ...executionHint(error),
     };
   }
   if (error instanceof ToolUnavailableError) return unavailableDetail(error);
@@ -95,6 +96,14 @@ function unavailableDetail(error: ToolUnavailableError): Partial<FailureReport> 
         hint: 'build @toolhost/sandbox-net (a C compiler, then npm rebuild), or drop --sandbox-allow-domain / process.network',
       };
   }
+}
+
+// write_file never creates a missing parent unasked; the argument that does is the fix.
+function executionHint(error: ToolExecutionError): { hint?: string } {
+  if (error.toolId === 'write_file' && error.reason === 'not_found') {
+    return { hint: 'a parent directory does not exist: pass "createDirs": true to create it' };
+  }
+  return {};
 }
 
 function policyHint(error: ToolPolicyError): { hint?: string } {

@@ -1,11 +1,18 @@
-import type { ConfirmActionHook } from '@toolhost/core';
+import path from 'node:path';
+import {
+  ToolDeniedByUserError,
+  ToolPolicyError,
+  type ConfirmActionHook,
+  type FsScopeTier,
+  type ToolApprovalRequest,
+} from '@toolhost/core';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import type { ApprovalMode } from '../config/config-schema.js';
 
-/** What the served approval gate knows about one client session. */
+/** What the served approval gate knows about one call of one client session. */
 export interface ServeConfirmOptions {
   readonly mode: ApprovalMode;
   /** Present when the client declared elicitation: a human can be asked. */
@@ -13,15 +20,49 @@ export interface ServeConfirmOptions {
   readonly paths: ProtectedPathContext;
   /** One per client session, so `always` answers stick for that client only. */
   readonly cache: ApprovalCache;
+  /** The call's fs tier: a write out of the `sandboxed` root is refused before anyone is asked. */
+  readonly fsScope?: FsScopeTier;
 }
+
+/** The approval gate of one served call, and what its refusals really were. */
+export interface ServeConfirm {
+  readonly confirm: ConfirmActionHook;
+  /**
+   * The dispatch error as this gate knows it: core records every rejecting decision as
+   * `user_rejected`, so a refusal nobody was asked for becomes `no_approval_hook`, and a write
+   * the jail would refuse anyway `scope_escape`. Any other error is returned as is.
+   */
+  attribute(error: unknown): unknown;
+}
+
+const NO_ELICITATION = 'the MCP client does not support elicitation';
 
 /**
  * The approval policy of `toolhost serve`:
+ * - a write out of the `sandboxed` root is refused unasked, as the jail would refuse it;
  * - `plan` refuses every governed action (read-only all the way down);
  * - `ask` asks the client's human through elicitation, and refuses when the client cannot ask;
  * - `accept-edits` and `auto` are the CLI's own hook, with elicitation as the human.
  */
-export function createServeConfirm(options: ServeConfirmOptions): ConfirmActionHook {
+export function createServeConfirm(options: ServeConfirmOptions): ServeConfirm {
+  const { mode, prompter, paths } = options;
+  const gate = chooseGate(options);
+  // Without a human every rejection is the policy's, never a person's.
+  const unasked = mode === 'plan' || prompter === undefined;
+  let refused: 'scope_escape' | 'unasked' | undefined;
+  const confirm: ConfirmActionHook = async (request, signal) => {
+    if (escapesSandboxedRoot(request, paths.root, options.fsScope)) {
+      refused = 'scope_escape';
+      return { outcome: 'reject', reason: 'the path is outside the filesystem tier' };
+    }
+    const decision = await gate(request, signal);
+    if (decision.outcome === 'reject' && unasked) refused = 'unasked';
+    return decision;
+  };
+  return { confirm, attribute: (error) => attribute(error, refused) };
+}
+
+function chooseGate(options: ServeConfirmOptions): ConfirmActionHook {
   const { mode, prompter, paths, cache } = options;
   if (mode === 'plan') {
     return async () => ({ outcome: 'reject', reason: 'mode plan refuses governed actions' });
@@ -29,18 +70,49 @@ export function createServeConfirm(options: ServeConfirmOptions): ConfirmActionH
   if (mode === 'ask' && prompter === undefined) {
     return async () => ({
       outcome: 'reject',
-      reason:
-        'mode ask needs an MCP client that supports elicitation to approve governed actions; ' +
-        'restart toolhost serve with --mode auto to follow the configured policy instead',
+      reason: `mode ask needs an MCP client that supports elicitation to approve governed actions; restart toolhost serve with --mode auto to follow the configured policy instead`,
     });
   }
   return createConfirmHook({
     // Under `ask` every governed action goes to the human: the CLI's prompting mode.
     mode: mode === 'ask' ? 'accept-edits' : mode,
     ...(prompter === undefined ? {} : { prompter }),
-    nonInteractiveReason: 'the MCP client does not support elicitation',
+    nonInteractiveReason: NO_ELICITATION,
     paths,
     cache,
+    withoutHumanHints: {
+      protectedPath:
+        'a protected path always needs a human: connect a client that supports elicitation',
+      other:
+        'connect a client that supports elicitation to be asked, or restart toolhost serve with --mode auto',
+    },
+  });
+}
+
+// The jail's own first test, on the same spelling: resolved against the root, a write in the
+// `sandboxed` tier has one writable root. `project` and `full` are left to the jail.
+function escapesSandboxedRoot(
+  request: ToolApprovalRequest,
+  root: string,
+  fsScope: FsScopeTier | undefined,
+): boolean {
+  const requested = request.unredactedPreview?.path;
+  if (request.action !== 'fs_write' || fsScope !== 'sandboxed' || requested === undefined) {
+    return false;
+  }
+  const relative = path.relative(root, path.resolve(root, requested));
+  return relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+}
+
+function attribute(error: unknown, refused: 'scope_escape' | 'unasked' | undefined): unknown {
+  if (refused === undefined) return error;
+  if (!(error instanceof ToolDeniedByUserError) || error.reason !== 'user_rejected') return error;
+  if (refused === 'scope_escape') {
+    return new ToolPolicyError(error.toolId, 'scope_escape', { cause: error });
+  }
+  return new ToolDeniedByUserError(error.toolId, 'no_approval_hook', {
+    cause: error,
+    ...(error.userReason === undefined ? {} : { userReason: error.userReason }),
   });
 }
 

@@ -16,6 +16,18 @@ import { fileURLToPath } from 'node:url';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectInProcess } from './test-support/in-process-server.js';
+import { errorMeta, textOf } from './test-support/tool-result-parts.js';
+
+// A tiny real WAV (44-byte header, 4 silent samples): binary, not viewable, so read_file stores
+// it and returns the handle only.
+const WAV = Buffer.concat([
+  Buffer.from('RIFF'),
+  Buffer.from([0x2c, 0, 0, 0]),
+  Buffer.from('WAVEfmt '),
+  Buffer.from([16, 0, 0, 0, 1, 0, 1, 0, 0x40, 0x1f, 0, 0, 0x80, 0x3e, 0, 0, 2, 0, 16, 0]),
+  Buffer.from('data'),
+  Buffer.from([8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+]);
 
 interface PathCase {
   readonly id: string;
@@ -100,12 +112,18 @@ describe('createToolServer', () => {
       elicit: () => ({ action: 'accept', content: { decision: 'approve once' } }),
     });
 
-    const attempt = server.client.callTool({
+    const result = await server.client.callTool({
       name: 'write_file',
       arguments: { path: 'a.txt', content: 'x' },
     });
 
-    await expect(attempt).rejects.toThrow(/mode plan refuses/);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/mode plan refuses/);
+    expect(errorMeta(result)).toEqual({
+      code: 'tool_denied',
+      reason: 'no_approval_hook',
+      classification: 'fatal',
+    });
     expect(existsSync(path.join(root, 'a.txt'))).toBe(false);
     await server.close();
   });
@@ -126,21 +144,27 @@ describe('createToolServer', () => {
   it('still applies the command allowlist in auto mode', async () => {
     const server = await serve('auto');
 
-    const attempt = server.client.callTool({ name: 'run_command', arguments: { command: 'id' } });
+    const result = await server.client.callTool({
+      name: 'run_command',
+      arguments: { command: 'id' },
+    });
 
-    await expect(attempt).rejects.toThrow(/command_not_allowed/);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/command_not_allowed\nhint: add the exact command/);
     await server.close();
   });
 
   it('refuses accept-edits without elicitation, saying the client cannot be asked', async () => {
     const server = await serve('accept-edits');
 
-    const attempt = server.client.callTool({
+    const result = await server.client.callTool({
       name: 'write_file',
       arguments: { path: 'a.txt', content: 'x' },
     });
 
-    await expect(attempt).rejects.toThrow(/does not support elicitation/);
+    expect(textOf(result)).toMatch(/does not support elicitation/);
+    expect(textOf(result)).not.toContain('--json');
+    expect(errorMeta(result)).toMatchObject({ reason: 'no_approval_hook' });
     await server.close();
   });
 
@@ -153,12 +177,16 @@ describe('createToolServer', () => {
       },
     });
 
-    const attempt = server.client.callTool({
+    const result = await server.client.callTool({
       name: 'write_file',
       arguments: { path: '.github/workflows/ci.yml', content: 'x' },
     });
 
-    await expect(attempt).rejects.toThrow(/user_rejected/);
+    expect(errorMeta(result)).toEqual({
+      code: 'tool_denied',
+      reason: 'user_rejected',
+      classification: 'fatal',
+    });
     expect(asked.at(-1)).toContain('protected path');
     await server.close();
   });
@@ -172,12 +200,12 @@ describe('createToolServer', () => {
       },
     });
 
-    const attempt = server.client.callTool({
+    const result = await server.client.callTool({
       name: 'write_file',
       arguments: { path: 'notes/\u202Egpj.sh\u200B', content: 'x' },
     });
 
-    await expect(attempt).rejects.toThrow(/user_rejected/);
+    expect(textOf(result)).toMatch(/user_rejected/);
     expect(asked.at(-1)).not.toMatch(/[\u202E\u200B]/u);
     expect(asked.at(-1)).toContain('path: notes/\\u202Egpj.sh\\u200B');
     await server.close();
@@ -190,6 +218,99 @@ describe('createToolServer', () => {
 
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain('args invalid: path');
+    await server.close();
+  });
+
+  it('refuses a protected path in auto mode without elicitation, naming no terminal flag', async () => {
+    const server = await serve('auto');
+
+    const result = await server.client.callTool({
+      name: 'write_file',
+      arguments: { path: '.github/workflows/ci.yml', content: 'x' },
+    });
+
+    expect(textOf(result)).toMatch(/protected path always needs a human: connect a client/);
+    expect(textOf(result)).not.toMatch(/terminal|--json/);
+    expect(errorMeta(result)).toMatchObject({ reason: 'no_approval_hook' });
+    await server.close();
+  });
+
+  it.each(['ask', 'accept-edits'] as const)(
+    'refuses a write out of the root as scope_escape in %s mode without asking anyone',
+    async (mode) => {
+      const asked: string[] = [];
+      const server = await serve(mode, {
+        elicit: (message: string) => {
+          asked.push(message);
+          return { action: 'accept', content: { decision: 'approve once' } };
+        },
+      });
+
+      const result = await server.client.callTool({
+        name: 'write_file',
+        arguments: { path: '../outside/x.txt', content: 'WRITTEN-BY-MCP' },
+      });
+
+      expect(errorMeta(result)).toEqual({
+        code: 'tool_denied',
+        reason: 'scope_escape',
+        classification: 'recoverable',
+      });
+      expect(textOf(result)).not.toMatch(/needs approval/);
+      expect(asked).toEqual([]);
+      expect(await containsWritten(sandbox)).toBe(false);
+      await server.close();
+    },
+  );
+
+  it('answers write_file into a missing directory with a hint naming createDirs', async () => {
+    const server = await serve('auto');
+
+    const result = await server.client.callTool({
+      name: 'write_file',
+      arguments: { path: 'missing/dir/a.txt', content: 'x' },
+    });
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      'tool write_file failed: not_found\nhint: a parent directory does not exist: pass "createDirs": true to create it',
+    );
+    expect(errorMeta(result)).toMatchObject({ code: 'tool_failed', reason: 'not_found' });
+    await server.close();
+  });
+
+  it('sends a handle-only media part read from the store, within the media scope', async () => {
+    await writeFile(path.join(root, 'tone.wav'), WAV);
+    const server = await serve('auto');
+
+    const result = await server.client.callTool({
+      name: 'read_file',
+      arguments: { path: 'tone.wav' },
+    });
+
+    expect(result.content).toContainEqual({
+      type: 'audio',
+      data: WAV.toString('base64'),
+      mimeType: 'audio/wav',
+    });
+    await server.close();
+  });
+
+  it('withholds media past the byte cap with a line saying why', async () => {
+    await writeFile(path.join(root, 'tone.wav'), WAV);
+    const server = await serve('auto', { maxMediaBytes: WAV.byteLength - 1 });
+
+    const result = await server.client.callTool({
+      name: 'read_file',
+      arguments: { path: 'tone.wav' },
+    });
+
+    expect(JSON.stringify(result.content)).not.toContain(WAV.toString('base64'));
+    expect(textOf(result)).toMatch(
+      new RegExp(
+        `audio/wav, ${WAV.byteLength} bytes\\) not sent: over the ${WAV.byteLength - 1}-byte media cap`,
+      ),
+    );
     await server.close();
   });
 

@@ -9,12 +9,13 @@ import {
   UnknownToolError,
   type AnyToolDef,
   type LoopRegistry,
+  type MediaStore,
   type ToolDispatchContext,
   type ToolId,
 } from '@toolhost/core';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import type { ApprovalMode } from '../config/config-schema.js';
-import { ApprovalCache, createServeConfirm } from './create-serve-confirm.js';
+import { ApprovalCache, createServeConfirm, type ServeConfirm } from './create-serve-confirm.js';
 import {
   admitCall,
   createServeGates,
@@ -22,7 +23,9 @@ import {
   type ServeGates,
 } from './serve-call-limits.js';
 import { createElicitationPrompter, supportsElicitation } from './elicitation-prompter.js';
-import { toCallToolFailure, toCallToolResult } from './to-call-tool-result.js';
+import { toCallToolResult } from './to-call-tool-result.js';
+import { DEFAULT_MAX_MEDIA_BYTES } from './to-media-content.js';
+import { toToolErrorResult } from './to-tool-error-result.js';
 import { toolAnnotations } from './tool-annotations.js';
 
 /** Everything one served MCP session needs; the transport is chosen by `startMcpServer`. */
@@ -42,6 +45,13 @@ export interface ToolServerOptions {
   readonly serverInfo?: { readonly name: string; readonly version: string };
   /** Concurrent-call caps per session and for the whole server (defaults: 8, 16, 32 waiting). */
   readonly callLimits?: ServeCallLimits;
+  /**
+   * The host's media store, so a binary `read_file`'s handle reaches the client as content;
+   * without it only media whose bytes the call already read (`read_media`) is sent.
+   */
+  readonly media?: MediaStore;
+  /** Raw media bytes one result may carry (default 4 MiB); a part past it is withheld. */
+  readonly maxMediaBytes?: number;
 }
 
 /** A call refused because every slot and the queue are taken: nothing ran, a retry may. */
@@ -64,6 +74,8 @@ export function createToolServer(
   gates: ServeGates = createServeGates(options.callLimits),
 ): Server {
   const { registry, createContext, mode, paths } = options;
+  const maxMediaBytes = options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES;
+  if (!(maxMediaBytes >= 0)) throw new TypeError('toolhost: maxMediaBytes must not be negative');
   const server = new Server(options.serverInfo ?? { name: 'toolhost', version: '0.1.0' }, {
     capabilities: { tools: {} },
     instructions:
@@ -84,13 +96,15 @@ export function createToolServer(
       const { name } = request.params;
       const release = await admitCall(sessionGate, gates.global, extra.signal);
       if (release === undefined) return BUSY_RESULT;
+      let serveConfirm: ServeConfirm | undefined;
       try {
         if (!exposed.has(name)) throw new UnknownToolError(name, [...exposed.keys()]);
         const base = createContext(name, extra.signal);
-        const confirm = createServeConfirm({
+        serveConfirm = createServeConfirm({
           mode,
           paths,
           cache,
+          fsScope: base.fsScope,
           ...(supportsElicitation(server)
             ? { prompter: createElicitationPrompter(server, extra.requestId) }
             : {}),
@@ -100,7 +114,7 @@ export function createToolServer(
           signal: extra.signal,
           // Always an active regime: a governed call without a decision is refused, never run.
           approval: {
-            confirm,
+            confirm: serveConfirm.confirm,
             ...(base.approval?.emitApprovalRequested === undefined
               ? {}
               : { emitApprovalRequested: base.approval.emitApprovalRequested }),
@@ -110,9 +124,16 @@ export function createToolServer(
           { id: String(extra.requestId), name, args: request.params.arguments ?? {} },
           context,
         );
-        return toCallToolResult(outcome);
+        return await toCallToolResult(outcome, {
+          maxBytes: maxMediaBytes,
+          signal: extra.signal,
+          ...(options.media === undefined ? {} : { store: options.media }),
+          ...(base.mediaScope === undefined ? {} : { scope: base.mediaScope }),
+        });
       } catch (error) {
-        return toCallToolFailure(error);
+        return toToolErrorResult(
+          serveConfirm === undefined ? error : serveConfirm.attribute(error),
+        );
       } finally {
         // Only once the dispatch settled: a cancelled call holds its slot until its work ended.
         release();

@@ -15,6 +15,7 @@ export interface InProcessServerOptions {
   /** Declares elicitation on the client; answers each request (given its message). */
   readonly elicit?: (message: string) => ElicitResult;
   readonly allowedCommands?: readonly string[];
+  readonly maxMediaBytes?: number;
 }
 
 /** A real Node host + registry as `ToolServerOptions`; `close` tears the host down. */
@@ -35,9 +36,12 @@ export async function createTestServerOptions(
         toolPolicy: { allowedCommands: options.allowedCommands ?? [] },
         fsScope: 'sandboxed',
         gateApproved: false,
+        mediaScope: `workspace:${options.root}`,
       }),
       mode: options.mode,
       paths: { root: options.root, stateDir: options.stateDir },
+      ...(handle.host.media === undefined ? {} : { media: handle.host.media }),
+      ...(options.maxMediaBytes === undefined ? {} : { maxMediaBytes: options.maxMediaBytes }),
     },
     close: () => handle.close(),
   };
