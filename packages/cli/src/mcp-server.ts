@@ -2,6 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Readable, Writable } from 'node:stream';
 import { createToolServer, type ToolServerOptions } from './mcp/create-tool-server.js';
 import { createServeGates } from './mcp/serve-call-limits.js';
+import { openHttpToolSession, sharedRun, type ServeRun } from './mcp/http-tool-session.js';
 import { serveHttp } from './mcp/serve-http.js';
 import { openServeSession, type McpServeSessionOptions } from './mcp/serve-session.js';
 
@@ -23,6 +24,8 @@ export type McpServeTransport =
       readonly port?: number;
       /** Also write the per-start token to this new 0600 file (removed on close). */
       readonly tokenFile?: string;
+      /** A session with no open request and no running call ends after this (default 10 min). */
+      readonly sessionIdleTimeoutMs?: number;
     };
 
 /**
@@ -59,6 +62,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
         (io === undefined
           ? { kind: 'stdio' }
           : { kind: 'stdio', stdin: io.stdin, stdout: io.stdout }),
+      // Each HTTP client session gets its own run (spills, media, quota), swept when it ends.
+      () => served.openRun(),
     );
     if (running.url !== undefined) {
       // The endpoint is the one thing an HTTP client needs; stdout stays free for protocol use.
@@ -79,6 +84,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
 async function listen(
   options: ToolServerOptions,
   transport: McpServeTransport,
+  openRun: () => Promise<ServeRun> = sharedRun(options),
 ): Promise<RunningMcpServer> {
   // One global gate per server, whatever the number of sessions; checked before listening.
   const gates = createServeGates(options.callLimits);
@@ -87,8 +93,11 @@ async function listen(
     const closed = new Promise<void>((resolve) => (markClosed = resolve));
     const served = await serveHttp({
       port: transport.port ?? 0,
-      createServer: () => createToolServer(options, gates),
+      openSession: () => openHttpToolSession(openRun, gates),
       ...(transport.tokenFile === undefined ? {} : { tokenFile: transport.tokenFile }),
+      ...(transport.sessionIdleTimeoutMs === undefined
+        ? {}
+        : { sessionIdleTimeoutMs: transport.sessionIdleTimeoutMs }),
     });
     return {
       url: served.url,

@@ -27,6 +27,10 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       'with --http: also write the per-start token to this new file (0600, removed on exit)',
     )
     .option(
+      '--session-idle-timeout <seconds>',
+      'with --http: end a client session after this long with no request or call (default 600)',
+    )
+    .option(
       '--max-calls-per-session <n>',
       'tool calls one client runs at once; more wait, and past 32 waiting are refused as busy (default 8)',
     )
@@ -54,6 +58,7 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
 type ServeOptionValues = PolicyOptionValues & {
   readonly http?: string | true;
   readonly tokenFile?: string;
+  readonly sessionIdleTimeout?: string;
   readonly maxCallsPerSession?: string;
   readonly maxCallsInFlight?: string;
   readonly maxWaitingCalls?: string;
@@ -78,21 +83,42 @@ function positiveInteger(value: string | undefined, flag: string): number | unde
   return parsed;
 }
 
-type HttpTransport = { kind: 'http'; port: number; tokenFile?: string };
+type HttpTransport = {
+  kind: 'http';
+  port: number;
+  tokenFile?: string;
+  sessionIdleTimeoutMs?: number;
+};
 
-function toTransport({ http, tokenFile }: ServeOptionValues): HttpTransport | undefined {
+function toTransport(options: ServeOptionValues): HttpTransport | undefined {
+  const { http, tokenFile, sessionIdleTimeout } = options;
   if (http === undefined) {
     // A token file without HTTP would silently protect nothing; say so instead.
     if (tokenFile !== undefined) throw new CliUsageError('--token-file needs --http');
+    if (sessionIdleTimeout !== undefined)
+      throw new CliUsageError('--session-idle-timeout needs --http');
     return undefined;
   }
   const port = http === true ? 0 : Number(http);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new CliUsageError('--http takes a port number between 0 and 65535');
   }
+  const idleMs = idleTimeoutMs(sessionIdleTimeout);
   return {
     kind: 'http',
     port,
     ...(tokenFile === undefined ? {} : { tokenFile: path.resolve(tokenFile) }),
+    ...(idleMs === undefined ? {} : { sessionIdleTimeoutMs: idleMs }),
   };
+}
+
+// Seconds, fractions allowed; capped where a Node timer still fires when asked (~24 days).
+function idleTimeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Math.ceil(Number(value) * 1000);
+  if (!/^\d+(?:\.\d+)?$/u.test(value) || !(ms >= 1) || ms > 2 ** 31 - 1)
+    throw new CliUsageError(
+      '--session-idle-timeout takes a number of seconds above 0 (at most 24 days)',
+    );
+  return ms;
 }

@@ -3,11 +3,13 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMcpServer, type RunningMcpServer } from '../mcp-server.js';
-import { serveHttp, type ServedHttp } from './serve-http.js';
+import { MAX_HTTP_SESSIONS, serveHttp, type HttpSession, type ServedHttp } from './serve-http.js';
 import { createTestClient, createTestServerOptions } from './test-support/in-process-server.js';
 
 describe('startMcpServer over Streamable HTTP', () => {
@@ -84,6 +86,130 @@ describe('startMcpServer over Streamable HTTP', () => {
   });
 });
 
+describe('startMcpServer HTTP session lifecycle', () => {
+  let sandbox = '';
+  let root = '';
+  let built: Awaited<ReturnType<typeof createTestServerOptions>>;
+  let running: RunningMcpServer | undefined;
+  const start = async (sessionIdleTimeoutMs?: number) => {
+    running = await startMcpServer({
+      ...built.serverOptions,
+      transport: {
+        kind: 'http',
+        ...(sessionIdleTimeoutMs === undefined ? {} : { sessionIdleTimeoutMs }),
+      },
+    });
+    return running.url ?? '';
+  };
+  beforeAll(async () => {
+    sandbox = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-http-life-')));
+    root = path.join(sandbox, 'app');
+    await mkdir(root);
+    await writeFile(path.join(root, 'hello.txt'), 'over http');
+    built = await createTestServerOptions({
+      root,
+      stateDir: path.join(sandbox, 'state'),
+      grant: ['read_file', 'write_file'],
+      mode: 'ask',
+    });
+  });
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  afterAll(async () => {
+    await built.close();
+    await rm(sandbox, { recursive: true, force: true });
+  });
+
+  it('serves 40 clients in turn that close without DELETE', async () => {
+    const url = await start();
+    const answered: boolean[] = [];
+
+    for (let index = 0; index < 40; index += 1) {
+      const client = createTestClient();
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const result = await client.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } });
+      answered.push(JSON.stringify(result.content).includes('over http'));
+      await client.close();
+    }
+
+    expect(answered).toEqual(Array.from({ length: 40 }, () => true));
+  });
+
+  it('ends a session idle past the timeout, and keeps one in use', async () => {
+    const url = await start(300);
+    const idle = await connectClient(url);
+    const used = await connectClient(url);
+    await idle.client.close();
+
+    for (let tick = 0; tick < 6; tick += 1) {
+      await sleep(100);
+      await used.client.ping();
+    }
+
+    expect(await pingStatus(url, idle.sessionId)).toBe(404);
+    expect(await pingStatus(url, used.sessionId)).toBe(200);
+    await used.client.close();
+  });
+
+  it('keeps a session whose call is in flight past the idle timeout', async () => {
+    const url = await start(200);
+    const pending = deferred<ElicitResult>();
+    const busy = await connectClient(url, () => pending.promise);
+
+    const call = busy.client.callTool({
+      name: 'write_file',
+      arguments: { path: 'slow.txt', content: 'late' },
+    });
+    await sleep(700);
+    pending.resolve({ action: 'accept', content: { decision: 'approve once' } });
+    const result = await call;
+
+    expect(result.isError).toBeUndefined();
+    expect(existsSync(path.join(root, 'slow.txt'))).toBe(true);
+    expect(await pingStatus(url, busy.sessionId)).toBe(200);
+    await busy.client.close();
+  });
+
+  it('evicts the longest-idle session when full, never one with a call in flight', async () => {
+    const url = await start();
+    const pending = deferred<ElicitResult>();
+    const busy = await connectClient(url, () => pending.promise);
+    const call = busy.client.callTool({
+      name: 'write_file',
+      arguments: { path: 'held.txt', content: 'held' },
+    });
+    const idle: string[] = [];
+    for (let index = 1; index < MAX_HTTP_SESSIONS; index += 1) {
+      const connected = await connectClient(url);
+      idle.push(connected.sessionId);
+      await connected.client.close();
+    }
+
+    const newcomer = await connectClient(url);
+    pending.resolve({ action: 'accept', content: { decision: 'approve once' } });
+
+    expect((await call).isError).toBeUndefined();
+    expect(await pingStatus(url, busy.sessionId)).toBe(200);
+    expect(await pingStatus(url, idle[0] ?? '')).toBe(404);
+    expect(await pingStatus(url, idle[1] ?? '')).toBe(200);
+    expect(await pingStatus(url, newcomer.sessionId)).toBe(200);
+    await newcomer.client.close();
+    await busy.client.close();
+  });
+
+  it('frees the place of a session its client DELETEs', async () => {
+    const url = await start();
+    const first = await connectClient(url);
+
+    await first.transport.terminateSession();
+
+    expect(await pingStatus(url, first.sessionId)).toBe(404);
+    await first.client.close();
+  });
+});
+
 describe('serveHttp token', () => {
   let served: ServedHttp;
   let serversCreated = 0;
@@ -93,9 +219,9 @@ describe('serveHttp token', () => {
     serversCreated = 0;
     served = await serveHttp({
       port: 0,
-      createServer: () => {
+      openSession: () => {
         serversCreated += 1;
-        return new Server({ name: 'token-test', version: '0' }, { capabilities: {} });
+        return bareSession(new Server({ name: 'token-test', version: '0' }, { capabilities: {} }));
       },
     });
     const url = new URL(served.url);
@@ -138,7 +264,7 @@ describe('serveHttp token', () => {
   it('draws a new token on every start', async () => {
     const second = await serveHttp({
       port: 0,
-      createServer: () => new Server({ name: 'x', version: '0' }),
+      openSession: () => bareSession(new Server({ name: 'x', version: '0' })),
     });
     const other = new URL(second.url).searchParams.get('token');
     await second.close();
@@ -235,7 +361,7 @@ describe('serveHttp --token-file', () => {
     const tokenFile = path.join(dir, 'token');
     const served = await serveHttp({
       port: 0,
-      createServer: () => new Server({ name: 'file-test', version: '0' }),
+      openSession: () => bareSession(new Server({ name: 'file-test', version: '0' })),
       tokenFile,
     });
     const token = (await readFile(tokenFile, 'utf8')).trim();
@@ -261,7 +387,7 @@ describe('serveHttp --token-file', () => {
 
     const attempt = serveHttp({
       port: 0,
-      createServer: () => new Server({ name: 'x', version: '0' }),
+      openSession: () => bareSession(new Server({ name: 'x', version: '0' })),
       tokenFile,
     });
 
@@ -269,6 +395,11 @@ describe('serveHttp --token-file', () => {
     expect(await readFile(tokenFile, 'utf8')).toBe('theirs');
   });
 });
+
+// A session without a run of its own: for tests of the endpoint, not of a run's lifetime.
+function bareSession(server: Server): Promise<HttpSession> {
+  return Promise.resolve({ server, busy: () => false, close: () => Promise.resolve() });
+}
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -280,6 +411,38 @@ const INITIALIZE = {
     clientInfo: { name: 'raw', version: '0' },
   },
 };
+
+async function connectClient(
+  url: string,
+  elicit?: () => Promise<ElicitResult>,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport; sessionId: string }> {
+  const client = new Client(
+    { name: 'toolhost-test', version: '1.0.0' },
+    { capabilities: elicit === undefined ? {} : { elicitation: { form: {} } } },
+  );
+  if (elicit !== undefined) client.setRequestHandler(ElicitRequestSchema, () => elicit());
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, transport, sessionId: transport.sessionId ?? '' };
+}
+
+async function pingStatus(url: string, sessionId: string): Promise<number> {
+  const { status } = await post(url, {
+    headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    body: { jsonrpc: '2.0', id: 9, method: 'ping' },
+  });
+  return status;
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 function post(
   url: string,

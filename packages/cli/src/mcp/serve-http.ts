@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createHttpToken, hasHttpToken, writeHttpTokenFile } from './http-token.js';
+import { createHttpSessionTable, type HttpSession } from './http-session-table.js';
 
 /** Concurrent sessions one loopback server keeps; more is a client bug or an attack. */
 export const MAX_HTTP_SESSIONS = 32;
+
+/** How long a session may sit idle (no open request, no running call) before it ends. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+
+// setTimeout fires at once past this; a longer timeout would silently mean none.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A Streamable HTTP endpoint on loopback. */
 export interface ServedHttp {
@@ -16,20 +22,47 @@ export interface ServedHttp {
   close(): Promise<void>;
 }
 
+/** Options of `serveHttp`. */
+export interface ServeHttpOptions {
+  readonly port: number;
+  /** Opens one client session (its server and its own run); called once per initialize. */
+  readonly openSession: () => Promise<HttpSession>;
+  /** Also write the token here (a new 0600 file, removed on close) for a client config. */
+  readonly tokenFile?: string;
+  /** Idle sessions end after this long (default 10 minutes). */
+  readonly sessionIdleTimeoutMs?: number;
+  /** Live sessions at most (default 32); past it the longest-idle one is evicted. */
+  readonly maxSessions?: number;
+}
+
+export type { HttpSession } from './http-session-table.js';
+
 /**
  * Serves MCP over Streamable HTTP on 127.0.0.1 only, one `Server` per session. DNS rebinding is
  * refused twice: here, before any work, and by the SDK transport's own Host/Origin check. Every
  * request must carry this start's random token: loopback is shared by every local user, and
  * without it any of them could run the granted tools as us and approve its own elicitations.
+ * A session ends on DELETE, when its transport closes, idle past the timeout, evicted as the
+ * longest idle when the table is full, or at shutdown; each end sweeps the session's run.
  */
-export async function serveHttp(options: {
-  readonly port: number;
-  readonly createServer: () => Server;
-  /** Also write the token here (a new 0600 file, removed on close) for a client config. */
-  readonly tokenFile?: string;
-}): Promise<ServedHttp> {
+export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> {
+  const {
+    sessionIdleTimeoutMs = DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+    maxSessions = MAX_HTTP_SESSIONS,
+  } = options;
+  if (
+    typeof sessionIdleTimeoutMs !== 'number' ||
+    !(sessionIdleTimeoutMs > 0) ||
+    sessionIdleTimeoutMs > MAX_TIMER_MS
+  )
+    throw new TypeError('toolhost: sessionIdleTimeoutMs must be positive and at most 2^31-1');
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1)
+    throw new TypeError('toolhost: maxSessions must be a positive integer');
   const token = createHttpToken();
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = createHttpSessionTable({
+    maxSessions,
+    idleTimeoutMs: sessionIdleTimeoutMs,
+  });
   const allowed = { hosts: [] as string[], origins: [] as string[] };
   const http = createServer((request, response) => {
     handle(request, response).catch(() => {
@@ -55,29 +88,47 @@ export async function serveHttp(options: {
     const { pathname } = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (pathname !== '/mcp') return respond(response, 404, 'not found');
     const sessionId = request.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing !== undefined) return existing.handleRequest(request, response);
+    if (typeof sessionId === 'string') {
+      const existing = sessions.get(sessionId);
+      // The spec's answer to an ended (expired, evicted) session: 404 makes a client start anew.
+      if (existing === undefined) return respond(response, 404, 'session not found');
+      sessions.track(existing, response);
+      return existing.transport.handleRequest(request, response);
+    }
     if (request.method !== 'POST') return respond(response, 400, 'missing or unknown session');
     const body = await readJson(request);
     if (!isInitializeRequest(body)) return respond(response, 400, 'missing or unknown session');
-    if (sessions.size >= MAX_HTTP_SESSIONS) return respond(response, 503, 'too many sessions');
+    if (!(await sessions.reserve())) return respond(response, 503, 'too many sessions');
+    let session: HttpSession;
+    try {
+      session = await options.openSession();
+    } catch (error) {
+      sessions.unreserve();
+      throw error;
+    }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
       allowedHosts: allowed.hosts,
       allowedOrigins: allowed.origins,
-      onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
+      onsessioninitialized: (id) => sessions.bind(entry, id),
+      // Awaited before DELETE is answered: once the client hears 200, the run is swept.
+      onsessionclosed: () => sessions.end(entry),
     });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await options.createServer().connect(transport);
-    await transport.handleRequest(request, response, body);
+    const entry = sessions.add(transport, session);
+    // Before `connect`, which chains its own handler after this one: a closed transport (DELETE,
+    // shutdown, the SDK giving up on it) frees its place and sweeps its run.
+    transport.onclose = () => void sessions.end(entry);
+    sessions.track(entry, response);
+    try {
+      await session.server.connect(transport);
+      await transport.handleRequest(request, response, body);
+    } catch (error) {
+      await sessions.end(entry);
+      throw error;
+    }
+    // An initialize the transport refused never got an id: nothing can reach it again.
+    if (transport.sessionId === undefined) await sessions.end(entry);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -88,7 +139,8 @@ export async function serveHttp(options: {
   allowed.hosts.push(`127.0.0.1:${port}`, `localhost:${port}`);
   allowed.origins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`);
   const close = async () => {
-    await Promise.all([...sessions.values()].map((transport) => transport.close()));
+    // Every session's run is swept before `close` resolves: nothing outlives the server.
+    await sessions.closeAll();
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
   };

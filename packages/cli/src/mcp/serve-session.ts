@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { CliIo } from '../commands/cli-io.js';
 import {
   renderMcpReach,
@@ -8,8 +9,17 @@ import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { describeMcpReach } from '../session/describe-mcp-reach.js';
 import { describeHostContainment } from '../session/describe-process-floors.js';
 import { openSession, type Session } from '../session/open-session.js';
-import type { ToolServerOptions } from './create-tool-server.js';
+import type { SpillQuotaOptions } from '@toolhost/node';
+import type { ServeRun } from './http-tool-session.js';
 import type { ServeCallLimits } from './serve-call-limits.js';
+
+/**
+ * What one HTTP session may spill: the per-call default, so any one call that fitted before still
+ * does, while a long-lived server holds at most this per live session, each swept when it ends.
+ */
+export const HTTP_SESSION_SPILL_QUOTA: SpillQuotaOptions = { maxBytesPerRun: 256 * 1024 * 1024 };
+
+const NON_INTERACTIVE_REASON = 'the MCP client does not support elicitation';
 
 /** `toolhost serve`'s inputs: the effective settings (defaults: cwd, sandboxed, ask, read-only grant). */
 export interface McpServeSessionOptions {
@@ -20,15 +30,19 @@ export interface McpServeSessionOptions {
   readonly callLimits?: ServeCallLimits;
 }
 
+/** The served CLI session, and a way to open one more run per HTTP client session. */
+export interface ServeSession extends ServeRun {
+  /**
+   * Opens another run of the same settings: its own run id, spill and media directories and
+   * spill quota, so one HTTP client can never page another's output; `close` sweeps them.
+   */
+  openRun(): Promise<ServeRun>;
+}
+
 /** Opens a CLI session and derives the server's options from it; `close` ends the session. */
-export async function openServeSession(
-  options: McpServeSessionOptions,
-): Promise<{ readonly serverOptions: ToolServerOptions; close(): Promise<void> }> {
+export async function openServeSession(options: McpServeSessionOptions): Promise<ServeSession> {
   const { settings, io } = options;
-  const session = await openSession({
-    settings,
-    nonInteractiveReason: 'the MCP client does not support elicitation',
-  });
+  const session = await openSession({ settings, nonInteractiveReason: NON_INTERACTIVE_REASON });
   io?.stderr.write(
     `${summary(
       session.grantedTools.map((tool) => tool.id),
@@ -39,14 +53,35 @@ export async function openServeSession(
     for (const line of await floorNotices(session)) io.stderr.write(`toolhost serve: ${line}\n`);
   }
   return {
+    ...toServeRun(session, options.callLimits),
+    openRun: async () => {
+      const runId = randomUUID();
+      const run = await openSession({
+        settings,
+        runId,
+        nonInteractiveReason: NON_INTERACTIVE_REASON,
+        spillQuota: HTTP_SESSION_SPILL_QUOTA,
+        // Media handles are content addresses: without a scope of its own, a session that learns
+        // another's hash could read its bytes.
+        mediaScope: `run:${runId}`,
+      });
+      return toServeRun(run, options.callLimits);
+    },
+  };
+}
+
+function toServeRun(session: Session, callLimits: ServeCallLimits | undefined): ServeRun {
+  return {
     serverOptions: {
       registry: session.registry,
       tools: session.grantedTools,
       createContext: (toolId, signal) => session.context(toolId, signal),
-      mode: settings.mode,
+      mode: session.settings.mode,
       // The session's own list, so the audit log is as protected here as under `toolhost call`.
       paths: session.protectedPaths,
-      ...(options.callLimits === undefined ? {} : { callLimits: options.callLimits }),
+      ...(callLimits === undefined ? {} : { callLimits }),
+      // The run's own store: a session's images reach its client, never another session's.
+      ...(session.host.media === undefined ? {} : { media: session.host.media }),
     },
     close: () => session.close(),
   };

@@ -15,6 +15,7 @@ import {
 import {
   createNodeToolHost,
   type NodeToolHostOptions,
+  type SpillQuotaOptions,
   type SqliteEffectJournal,
 } from '@toolhost/node';
 import { CliUsageError } from '../cli-error.js';
@@ -45,6 +46,10 @@ export interface SessionOptions {
   readonly gateApproved?: boolean;
   /** Journal every side-effecting call of this run (`runId`) in this SQLite file. */
   readonly journal?: SessionJournalOptions;
+  /** What the run may spill (default: the host's, 256 MiB a call and 1 GiB a run). */
+  readonly spillQuota?: SpillQuotaOptions;
+  /** The scope media is stored and read under (default `workspace:<root>`). */
+  readonly mediaScope?: string;
 }
 
 /** Where a session's effect journal lives. */
@@ -122,6 +127,7 @@ async function assemble(
     // Plan mode is read-only all the way down, not only at the approval gate.
     readOnly: settings.mode === 'plan',
     runId,
+    ...(options.spillQuota === undefined ? {} : { spillQuota: options.spillQuota }),
     configFile: settings.configFile,
     // Every arm is present; what may run is decided by the grant, the allowlists and the mode.
     egress: { resolveCredential },
@@ -209,7 +215,7 @@ async function assemble(
             }),
         },
         limits: settings.limits,
-        mediaScope: `workspace:${settings.root}`,
+        mediaScope: options.mediaScope ?? `workspace:${settings.root}`,
         // The run id names the run across invocations; the call's id is its key in the run.
         ...(journal === undefined ? {} : { journal: { store: journal, runId } }),
         ...(signal === undefined ? {} : { signal }),
