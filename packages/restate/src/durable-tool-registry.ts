@@ -88,7 +88,7 @@ export function durableToolRegistry(
         const { action, preview = {} } = screened;
         const guard = dispatchCtx.actionGuard;
         if (action !== undefined && guard !== undefined) {
-          guardVerdict = await ctx.run(`guard ${toolId} ${call.id}`, () =>
+          guardVerdict = await ctx.run(`guard ${toolId} ${stepLabel(call.id)}`, () =>
             askGuard(guard, { toolId, nodeId: dispatchCtx.nodeId, action, preview }),
           );
         }
@@ -102,7 +102,7 @@ export function durableToolRegistry(
           );
         }
         const step = await ctx.run<StepOutcome>(
-          `tool ${toolId} ${call.id}`,
+          `tool ${toolId} ${stepLabel(call.id)}`,
           () =>
             dispatchStep(def, { ...call, id: `${prefix}${call.id}` }, dispatchCtx, {
               registry,
@@ -121,6 +121,11 @@ export function durableToolRegistry(
       }
     },
   };
+}
+
+// A step's name is for people reading Restate's journal; a model-chosen id is cut to a label.
+function stepLabel(callId: string): string {
+  return callId.length <= 64 ? callId : `${callId.slice(0, 64)}…`;
 }
 
 /** The governor's verdict as a step records it; `error` replays as a throw (which denies). */

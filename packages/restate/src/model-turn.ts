@@ -10,6 +10,8 @@ export interface ToolRunModelRequest {
   readonly messages: readonly LoopMessage[];
   /** The tools the run is granted, for the provider's tool list (`toProviderTools`). */
   readonly tools: readonly ToolId[];
+  /** Aborted when this attempt ends (a cancelled invocation, a lost connection): stop the call. */
+  readonly signal: AbortSignal;
 }
 
 /** The model's answer: text, tool calls, or both. JSON only — it is journaled as a step. */

@@ -105,7 +105,16 @@ async function driveRun(
     const snapshot = [...messages];
     const reply = await ctx.run(
       `model turn ${turn}`,
-      async () => checkModelTurn(await options.model({ runId, turn, messages: snapshot, tools })),
+      async () =>
+        checkModelTurn(
+          await options.model({
+            runId,
+            turn,
+            messages: snapshot,
+            tools,
+            signal: ctx.request().attemptCompletedSignal,
+          }),
+        ),
       modelRetry,
     );
     const answer = checkModelTurn(reply);
