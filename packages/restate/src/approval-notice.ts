@@ -23,8 +23,9 @@ export interface ApprovalNotice {
 /** Approvals as awakeables: who is told, and how long a call may wait. */
 export interface ToolRunApprovals {
   /**
-   * Delivers a notice (a log line, a webhook, a queue, the CLI). Runs as a durable step: it is
-   * retried until it succeeds, and a replay does not send it again once it did.
+   * Delivers a notice (a log line, a webhook, a queue, the CLI). Runs as a durable step, retried
+   * until it succeeds: at least once — a worker that dies after sending but before the step is
+   * recorded sends it again on replay, with the same `approvalId` (answering twice is harmless).
    */
   readonly notify: (notice: ApprovalNotice) => void | Promise<void>;
   /** How long a call waits for a decision before it is rejected; default 24 hours. */
