@@ -73,6 +73,10 @@ export interface FileRead {
   readonly media?: DurableMediaPart;
   /** For a glob read: how many files matched and whether the match cap cut the list. */
   readonly matches?: { readonly count: number; readonly truncated: boolean };
+  /** For a windowed read (`offset`/`limit`): the file's line count, when it was counted whole. */
+  readonly totalLines?: number;
+  /** For a windowed read: lines remain after the window. */
+  readonly more?: boolean;
 }
 
 /** A `write_file` request as the host receives it. */
@@ -94,6 +98,10 @@ export interface FsListRequest {
   readonly path: string;
   readonly recursive?: boolean;
   readonly glob?: string;
+  /** List `.git` and `node_modules` too (skipped by default unless the path names them). */
+  readonly includeIgnored?: boolean;
+  /** A previous listing's `cursor`: continue after its last entry. */
+  readonly cursor?: string;
 }
 
 /** One listing entry; `name` is relative to the root. */
@@ -109,6 +117,14 @@ export interface DirectoryEntry {
 export interface DirectoryListing {
   readonly entries: readonly DirectoryEntry[];
   readonly truncated?: boolean;
+  /** How many entries the listing has in all pages (those the walk saw; see `totalExact`). */
+  readonly total?: number;
+  /** False when the walk stopped at its scan cap, so `total` is a lower bound. */
+  readonly totalExact?: boolean;
+  /** Pass back as `cursor` for the next page; present while entries remain. */
+  readonly cursor?: string;
+  /** How many `.git` / `node_modules` entries were skipped (neither listed nor walked). */
+  readonly ignored?: number;
 }
 
 /** The jailed filesystem arm. */

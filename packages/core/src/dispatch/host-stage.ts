@@ -2,6 +2,7 @@ import type { ToolDispatchContext } from '../dispatch-context.js';
 import type { AnyToolDef, PolicyTarget } from '../tool-def.js';
 import type { ToolHost } from '../tool-host.js';
 import { splitMedia } from '../with-media.js';
+import { splitModelView } from '../with-model-view.js';
 import { admitDispatch } from './admit-dispatch.js';
 import { boundResult } from './bound-result.js';
 import { callHost } from './call-host.js';
@@ -47,8 +48,10 @@ export function runStage(stage: HostStage, callCtx: ToolDispatchContext): Promis
 async function hostSteps(stage: HostStage, callCtx: ToolDispatchContext): Promise<DispatchedCall> {
   const { def, args, host, ctx, guarded, sideEffecting } = stage;
   const hostCall = callHost({ tool: def, args, host, ctx: callCtx, sideEffecting });
-  const { result, parts } = splitMedia(await commitAction(guarded, hostCall));
+  const { result: answer, parts } = splitMedia(await commitAction(guarded, hostCall));
+  // State keeps the full result; the model may be shown a compact text of it instead.
+  const { result, modelView } = splitModelView(answer);
   const output = mapOutput(result, ctx.config);
-  const pending = boundResult(result, host.outputStore, ctx);
+  const pending = boundResult(modelView, host.outputStore, ctx);
   return { parts, output, bounded: pending instanceof Promise ? await pending : pending };
 }

@@ -107,6 +107,33 @@ describe('read_file', () => {
     expect(result).toMatchObject({ matches });
   });
 
+  it("keeps a window's total line count and whether more lines follow", async () => {
+    const window = { totalLines: 40, more: true };
+    const { host } = stubHost({
+      readFile: () => ({
+        content: 'b\n',
+        mimeType: 'text/plain',
+        sizeBytes: 80,
+        lastModified: 'x',
+        ...window,
+      }),
+    });
+
+    const result = await readFileTool.dispatch(
+      { path: 'a.txt', offset: 1, limit: 1 },
+      host,
+      testContext(),
+    );
+
+    expect(result).toEqual({
+      content: 'b\n',
+      mimeType: 'text/plain',
+      sizeBytes: 80,
+      lastModified: 'x',
+      ...window,
+    });
+  });
+
   it('is an fs-scoped read targeting the path and never governed by approval', () => {
     expect(readFileTool.policy).toEqual({
       fsScoped: true,

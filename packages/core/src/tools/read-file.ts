@@ -12,7 +12,7 @@ export const readFileTool = defineTool({
   id: ID,
   source: 'builtin',
   description:
-    'Read a text file inside the workspace, optionally a window of lines via offset/limit (use this to page through a long or spilled result). With glob true, path is a glob and every match is returned as a "===== path =====" section.',
+    'Read a text file inside the workspace, optionally a window of lines via offset/limit that reports totalLines and more (use it to page a long or spilled result, numbered by the original text\'s lines). With glob true, path is a glob and every match is returned as a "===== path =====" section.',
   args: z.strictObject({
     path: pathString('File path relative to the workspace root, or a glob when glob is true.'),
     glob: z.boolean().optional().describe('Treat path as a glob pattern and read every match.'),
@@ -27,13 +27,21 @@ export const readFileTool = defineTool({
       dropUndefined({ ...args, mediaScope: ctx.mediaScope }),
       ctx.signal,
     );
-    const { content, mimeType, sizeBytes, lastModified, media, matches } = read;
+    const { content, mimeType, sizeBytes, lastModified, media, matches, totalLines, more } = read;
     // Binary bytes never travel inline: the model gets the handle, the media rides step 5b.
     if (media !== undefined) {
       return withMedia({ content: '', mimeType, sizeBytes, lastModified, handle: media.handle }, [
         media,
       ]);
     }
-    return dropUndefined({ content, mimeType, sizeBytes, lastModified, matches });
+    return dropUndefined({
+      content,
+      mimeType,
+      sizeBytes,
+      lastModified,
+      matches,
+      totalLines,
+      more,
+    });
   },
 });

@@ -7,15 +7,31 @@ import type {
 } from '@toolhost/core';
 import { throwIfAborted, toFsError } from './fs-error.js';
 import type { Jail } from './jail.js';
-import { walkTree } from './walk-tree.js';
+import {
+  comparePosition,
+  decodeListCursor,
+  encodeListCursor,
+  listCursorBinding,
+} from './list-cursor.js';
+import { walkBreadthFirst } from './walk-breadth-first.js';
+import type { LevelEntry } from './walk-breadth-first.js';
+import { typeOf } from './walk-tree.js';
 
 const TOOL_ID = 'list_directory';
-/** Spec §4: the most entries one listing returns. */
+/** Spec §4: the most entries one listing (one page) returns. */
 export const MAX_LIST_ENTRIES = 1000;
 /** The most entries one listing (or glob read) looks at before it stops and says it cut. */
 export const MAX_SCANNED_ENTRIES = 100_000;
+/**
+ * Skipped (neither listed nor walked) unless asked for: a repository's `.git` or a
+ * `node_modules` would otherwise spend a whole listing before the first source file.
+ */
+export const IGNORED_NAMES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
-/** `list_directory`: a jailed, floor-filtered listing that never follows a symlinked directory. */
+/**
+ * `list_directory`: a jailed, floor-filtered, breadth-first listing that never follows a
+ * symlinked directory, pages of `MAX_LIST_ENTRIES` with the total and a cursor for the next.
+ */
 export function createListDirectory(jail: Jail) {
   return async function listDirectory(
     request: FsListRequest,
@@ -27,41 +43,98 @@ export function createListDirectory(jail: Jail) {
       const matches =
         request.glob === undefined ? undefined : picomatch(request.glob, { dot: true });
       const directory = await jail.openForRead(TOOL_ID, request.path, 'directory');
-      const entries: DirectoryEntry[] = [];
-      let truncated = false;
-      let scanned = 0;
       try {
-        await walkTree(jail, directory, {
+        const binding = listCursorBinding(directory.path, request);
+        const after =
+          request.cursor === undefined ? undefined : decodeListCursor(request.cursor, binding);
+        // Naming an ignored directory as the path is asking for it.
+        const skipIgnored =
+          request.includeIgnored !== true && !namesIgnored(jail.displayName(directory.path));
+        const page = createPage(after, (entry) => toEntry(jail, entry));
+        let ignored = 0;
+        let scanned = 0;
+        let totalExact = true;
+        await walkBreadthFirst(jail, directory, {
           toolId: TOOL_ID,
           recursive: request.recursive === true,
           signal,
           visit(entry) {
+            if (skipIgnored && IGNORED_NAMES.has(entry.name)) {
+              ignored += 1;
+              return 'prune';
+            }
             scanned += 1;
-            // A glob that matches little would otherwise walk a huge tree to the end.
+            // Every page walks the whole tree for its total: this bounds what one call looks at.
             if (scanned > MAX_SCANNED_ENTRIES) {
-              truncated = true;
-              return false;
+              totalExact = false;
+              return 'stop';
             }
-            if (matches !== undefined && !matches(entry.relative)) return true;
-            if (entries.length === MAX_LIST_ENTRIES) {
-              truncated = true;
-              return false;
-            }
-            entries.push({
-              name: jail.displayName(entry.path),
-              type: entry.type,
-              sizeBytes: entry.stats.size,
-              lastModified: entry.stats.mtime.toISOString(),
-            });
-            return true;
+            if (matches === undefined || matches(entry.relative)) page.offer(entry);
+            return 'descend';
           },
         });
+        const { entries, total, more, last } = page.result();
+        const listing: DirectoryListing = { entries, total, totalExact };
+        return {
+          ...listing,
+          ...(more || !totalExact ? { truncated: true } : {}),
+          ...(more && last !== undefined ? { cursor: encodeListCursor(last, binding) } : {}),
+          ...(ignored > 0 ? { ignored } : {}),
+        };
       } finally {
         await directory.handle.close();
       }
-      return truncated ? { entries, truncated } : { entries };
     } catch (error) {
       throw toFsError(TOOL_ID, error, false);
     }
   };
+}
+
+// Counts every matching entry and keeps the first page after the cursor's position.
+function createPage(
+  after: readonly string[] | undefined,
+  toDirectoryEntry: (entry: LevelEntry) => DirectoryEntry | undefined,
+) {
+  const entries: DirectoryEntry[] = [];
+  let total = 0;
+  let more = false;
+  let last: readonly string[] | undefined;
+  return {
+    offer(entry: LevelEntry): void {
+      if (after !== undefined && comparePosition(entry, after) <= 0) {
+        total += 1;
+        return;
+      }
+      if (entries.length === MAX_LIST_ENTRIES) {
+        total += 1;
+        more = true;
+        return;
+      }
+      const listed = toDirectoryEntry(entry);
+      // Gone since readdir: not listed, not counted.
+      if (listed === undefined) return;
+      total += 1;
+      entries.push(listed);
+      last = entry.segments;
+    },
+    result() {
+      return { entries, total, more, last };
+    },
+  };
+}
+
+// The listed entry's own lstat, through the open parent's descriptor; `undefined` once gone.
+function toEntry(jail: Jail, entry: LevelEntry): DirectoryEntry | undefined {
+  const stats = entry.lstat();
+  if (stats === undefined) return undefined;
+  return {
+    name: jail.displayName(entry.path),
+    type: typeOf(stats),
+    sizeBytes: stats.size,
+    lastModified: stats.mtime.toISOString(),
+  };
+}
+
+function namesIgnored(displayName: string): boolean {
+  return displayName.split('/').some((segment) => IGNORED_NAMES.has(segment));
 }

@@ -10,6 +10,7 @@ import type { Sandbox } from './test-support/sandbox.js';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]);
 let box: Sandbox;
+const LIMITS = { maxBytes: 1, maxLines: 1 };
 
 beforeAll(async () => {
   box = await createSandbox({}, async ({ root }) => {
@@ -24,6 +25,12 @@ beforeAll(async () => {
     // A text head, then a 64 GiB hole of NULs with no newline: a paged read's worst case.
     await writeFile(path.join(root, 'sparse.txt'), Buffer.alloc(BINARY_SNIFF_BYTES, 0x61));
     expect(spawnSync('truncate', ['-s', '64G', path.join(root, 'sparse.txt')]).status).toBe(0);
+    // Text lines, then the same hole: a window that ends early, and a count that cannot.
+    await writeFile(path.join(root, 'sparse-lines.txt'), 'a\n'.repeat(BINARY_SNIFF_BYTES / 2));
+    expect(spawnSync('truncate', ['-s', '64G', path.join(root, 'sparse-lines.txt')]).status).toBe(
+      0,
+    );
+    await writeFile(path.join(root, 'unterminated.txt'), 'zero\none');
     await mkdir(path.join(root, 'docs/deep'), { recursive: true });
     await writeFile(path.join(root, 'docs/a.md'), 'A');
     await writeFile(path.join(root, 'docs/deep/b.md'), 'B');
@@ -91,6 +98,55 @@ describe('read_file', () => {
     expect(read.sizeBytes).toBe(19);
   });
 
+  it('says how many lines the file has and whether more follow the window', async () => {
+    const middle = await box.fs.readFile({ path: 'lines.txt', offset: 1, limit: 2 });
+    const tail = await box.fs.readFile({ path: 'lines.txt', offset: 2, limit: 5 });
+    const past = await box.fs.readFile({ path: 'lines.txt', offset: 9 });
+
+    expect(middle).toMatchObject({ totalLines: 4, more: true });
+    expect(tail).toMatchObject({ content: 'two\nthree\n', totalLines: 4, more: false });
+    expect(past).toMatchObject({ content: '', totalLines: 4, more: false });
+  });
+
+  it('counts a last line without a newline', async () => {
+    const read = await box.fs.readFile({ path: 'unterminated.txt', offset: 0, limit: 1 });
+
+    expect(read).toMatchObject({ content: 'zero\n', totalLines: 2, more: true });
+  });
+
+  it('leaves the count out when the scan budget ends it, yet says more follow', async () => {
+    const read = await box.fs.readFile({ path: 'sparse-lines.txt', offset: 0, limit: 1 });
+
+    expect(read.content).toBe('a\n');
+    expect(read.more).toBe(true);
+    expect(read.totalLines).toBeUndefined();
+  });
+
+  it('pages a spilled result from its text, skipping a header with no fields', async () => {
+    const spilled = await box.host.outputStore?.spill('{}\n===== content =====\nx\ny\n', LIMITS);
+
+    const read = await box.fs.readFile({ path: spilled?.ref ?? '', offset: 0, limit: 1 });
+
+    expect(read).toMatchObject({ content: 'x\n', totalLines: 2, more: true });
+  });
+
+  it('pages a spilled plain text from its first line', async () => {
+    const spilled = await box.host.outputStore?.spill('plain\ntext\n', LIMITS);
+
+    const read = await box.fs.readFile({ path: spilled?.ref ?? '', offset: 0, limit: 1 });
+
+    expect(read).toMatchObject({ content: 'plain\n', totalLines: 2 });
+  });
+
+  it('reads a whole spill as it is, header included', async () => {
+    const spilled = await box.host.outputStore?.spill('{}\n===== content =====\nx\n', LIMITS);
+
+    const read = await box.fs.readFile({ path: spilled?.ref ?? '' });
+
+    expect(read.content).toBe('{}\n===== content =====\nx\n');
+    expect(read.totalLines).toBeUndefined();
+  });
+
   it('refuses a file over the cap as too_large', async () => {
     await expect(box.fs.readFile({ path: 'too-large.txt' })).rejects.toMatchObject({
       reason: 'too_large',
@@ -101,7 +157,7 @@ describe('read_file', () => {
   it('still pages a file over the cap', async () => {
     const read = await box.fs.readFile({ path: 'huge-lines.txt', offset: 1_999_998, limit: 5 });
 
-    expect(read.content).toBe('line\nline\n');
+    expect(read).toMatchObject({ content: 'line\nline\n', totalLines: 2_000_000, more: false });
   });
 
   it('refuses a FIFO without hanging', async () => {

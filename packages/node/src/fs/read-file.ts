@@ -5,13 +5,14 @@ import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';
 import { readGlob } from './glob-read.js';
 import type { Jail, OpenedEntry } from './jail.js';
 import { mimeTypeOf } from './mime-type.js';
+import { readWindow } from './read-window.js';
+import { spillBodyStart } from './spill-body-start.js';
 
 const TOOL_ID = 'read_file';
 /** Spec §4: the largest file (or page) one read returns. */
 export const MAX_READ_BYTES = 8 * 1024 * 1024;
 /** Spec §4: a NUL in this many leading bytes means binary. */
 export const BINARY_SNIFF_BYTES = 8192;
-const PAGE_CHUNK_BYTES = 64 * 1024;
 // What models take as an image or a document block; other binaries stay a bare handle.
 const VIEWABLE_TYPES = new Set([
   'image/png',
@@ -20,11 +21,6 @@ const VIEWABLE_TYPES = new Set([
   'image/webp',
   'application/pdf',
 ]);
-/**
- * How far a paged read scans for its lines: a call's whole spill (256 MiB by default) and one page
- * more. A huge sparse file is otherwise scanned from byte 0 until the call times out.
- */
-export const MAX_PAGE_SCAN_BYTES = 256 * 1024 * 1024 + MAX_READ_BYTES;
 
 /** `read_file`: a jailed, verified read; binary goes to the media store, text may be paged by line. */
 export function createReadFile(jail: Jail, media: NodeMediaStore) {
@@ -36,7 +32,11 @@ export function createReadFile(jail: Jail, media: NodeMediaStore) {
     const opened = await jail.openForRead(TOOL_ID, request.path, 'file');
     try {
       throwIfAborted(TOOL_ID, signal);
-      return await readOpened(opened, request, store, signal);
+      return await readOpened(
+        opened,
+        { request, media: store, spillDir: jail.floor.spillDir },
+        signal,
+      );
     } finally {
       await opened.handle.close();
     }
@@ -62,11 +62,17 @@ export function createReadFile(jail: Jail, media: NodeMediaStore) {
   };
 }
 
-// Without a media store (a glob read) a binary file fails with reason `binary`.
+/** What one read works with besides the opened file. */
+interface ReadContext {
+  readonly request: FsReadRequest;
+  /** Absent for a glob read: a binary file then fails with reason `binary`. */
+  readonly media: NodeMediaStore | undefined;
+  readonly spillDir: string;
+}
+
 async function readOpened(
   opened: OpenedEntry,
-  request: FsReadRequest,
-  media: NodeMediaStore | undefined,
+  { request, media, spillDir }: ReadContext,
   signal?: AbortSignalLike,
 ): Promise<FileRead> {
   const { handle, stats } = opened;
@@ -83,12 +89,21 @@ async function readOpened(
   const binary = head.subarray(0, BINARY_SNIFF_BYTES).includes(0);
   if (binary && media === undefined) throw fsFailure(TOOL_ID, 'binary', false);
   if (paged && !binary) {
-    const content = await readLines(handle, request.offset ?? 0, request.limit, signal);
+    // A spilled result pages by the original text's lines: its header is not counted.
+    const start = await spillBodyStart(handle, opened.path, spillDir);
+    const window = await readWindow(handle, {
+      start,
+      offset: request.offset ?? 0,
+      limit: request.limit,
+      signal,
+    });
     return {
-      content,
+      content: window.content,
       mimeType: mimeTypeOf(opened.path, false),
       sizeBytes: stats.size,
       lastModified,
+      ...(window.totalLines === undefined ? {} : { totalLines: window.totalLines }),
+      more: window.more,
     };
   }
   if (stats.size > MAX_READ_BYTES) throw fsFailure(TOOL_ID, 'too_large', false);
@@ -125,40 +140,4 @@ async function readRange(handle: FileHandle, position: number, length: number): 
     filled += bytesRead;
   }
   return filled === length ? buffer : buffer.subarray(0, filled);
-}
-
-// Lines `[offset, offset + limit)`, each with its own line ending; the page itself is capped.
-async function readLines(
-  handle: FileHandle,
-  offset: number,
-  limit: number | undefined,
-  signal: AbortSignalLike | undefined,
-): Promise<string> {
-  const end = limit === undefined ? Number.POSITIVE_INFINITY : offset + limit;
-  const chunk = Buffer.allocUnsafe(PAGE_CHUNK_BYTES);
-  const parts: Buffer[] = [];
-  let collected = 0;
-  let line = 0;
-  let position = 0;
-  while (line < end) {
-    // Between chunks: an abandoned read stops, and no page scans past its budget.
-    throwIfAborted(TOOL_ID, signal);
-    if (position >= MAX_PAGE_SCAN_BYTES) throw fsFailure(TOOL_ID, 'too_large', false);
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    let start = 0;
-    while (start < bytesRead && line < end) {
-      const newline = chunk.indexOf(0x0a, start);
-      const stop = newline === -1 || newline >= bytesRead ? bytesRead : newline + 1;
-      if (line >= offset) {
-        parts.push(Buffer.from(chunk.subarray(start, stop)));
-        collected += stop - start;
-        if (collected > MAX_READ_BYTES) throw fsFailure(TOOL_ID, 'too_large', false);
-      }
-      if (stop === newline + 1) line += 1;
-      start = stop;
-    }
-  }
-  return Buffer.concat(parts).toString('utf8');
 }

@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { lstatSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,23 +48,10 @@ async function walkDirectory(
   options: WalkTreeOptions,
 ): Promise<boolean> {
   throwIfAborted(options.toolId, options.signal);
-  const names = (await readdir(ownPath(directory))).sort(compareCodeUnits);
-  const folded = foldPath(directory.path);
-  const visible = names.filter(
-    (name) => !isFoldedOnReadFloor([...folded, foldSegment(name)], jail.floor),
-  );
-  for (const name of visible) {
-    // Synchronous: one name in an already-open directory, answered from the dentry cache; a
-    // thread-pool hop per entry made a 1000-entry listing thirty times slower than readdir.
-    const stats = lstatSync(childPath(directory, name), { throwIfNoEntry: false });
+  for (const name of await visibleNames(jail, directory)) {
+    const entry = treeEntry(directory, prefix, name);
     // Gone since readdir: nothing to report.
-    if (stats === undefined) continue;
-    const entry: TreeEntry = {
-      path: path.join(directory.path, name),
-      relative: prefix + name,
-      type: typeOf(stats),
-      stats,
-    };
+    if (entry === undefined) continue;
     if (!options.visit(entry)) return false;
     if (entry.type !== 'directory' || !options.recursive) continue;
     const child = await jail.openChildDirectory(directory, name);
@@ -78,9 +65,51 @@ async function walkDirectory(
   return true;
 }
 
-function typeOf(stats: Stats): DirectoryEntry['type'] {
+/** The names in an open, verified directory in code-unit order, floor entries left out. */
+export async function visibleNames(jail: Jail, directory: DirectoryRef): Promise<string[]> {
+  const names = (await readdir(ownPath(directory))).sort(compareCodeUnits);
+  return names.filter(offFloor(jail, directory));
+}
+
+/**
+ * `visibleNames` with each entry's type as `readdir` reports it (the kernel's, never following
+ * a symlink), so a walk can count entries without an `lstat` each.
+ */
+export async function visibleDirents(jail: Jail, directory: DirectoryRef): Promise<Dirent[]> {
+  const dirents = await readdir(ownPath(directory), { withFileTypes: true });
+  const visible = offFloor(jail, directory);
+  return dirents
+    .filter((dirent) => visible(dirent.name))
+    .sort((a, b) => compareCodeUnits(a.name, b.name));
+}
+
+/** An entry's type from what `lstat` or `readdir` says; neither follows a symlink. */
+export function typeOf(stats: Stats | Dirent): DirectoryEntry['type'] {
   if (stats.isSymbolicLink()) return 'symlink';
   if (stats.isDirectory()) return 'directory';
   if (stats.isFile()) return 'file';
   return 'other';
+}
+
+function offFloor(jail: Jail, directory: DirectoryRef): (name: string) => boolean {
+  const folded = foldPath(directory.path);
+  return (name) => !isFoldedOnReadFloor([...folded, foldSegment(name)], jail.floor);
+}
+
+/** One name of an open directory as a tree entry (lstat, never followed); `undefined` if gone. */
+export function treeEntry(
+  directory: DirectoryRef,
+  prefix: string,
+  name: string,
+): TreeEntry | undefined {
+  // Synchronous: one name in an already-open directory, answered from the dentry cache; a
+  // thread-pool hop per entry made a 1000-entry listing thirty times slower than readdir.
+  const stats = lstatSync(childPath(directory, name), { throwIfNoEntry: false });
+  if (stats === undefined) return undefined;
+  return {
+    path: path.join(directory.path, name),
+    relative: prefix + name,
+    type: typeOf(stats),
+    stats,
+  };
 }

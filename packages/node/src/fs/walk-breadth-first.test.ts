@@ -1,0 +1,105 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createJail } from './jail.js';
+import type { Jail } from './jail.js';
+import { walkBreadthFirst } from './walk-breadth-first.js';
+import type { LevelEntry, WalkStep } from './walk-breadth-first.js';
+
+describe('walkBreadthFirst', () => {
+  let base = '';
+  let root = '';
+  let jail: Jail;
+  beforeEach(async () => {
+    base = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-bfs-')));
+    root = path.join(base, 'app');
+    await mkdir(path.join(root, 'a/deep'), { recursive: true });
+    await mkdir(path.join(root, 'b'), { recursive: true });
+    await mkdir(path.join(base, 'outside'));
+    await mkdir(path.join(base, 'state/spill/run'), { recursive: true });
+    await writeFile(path.join(root, 'a/deep/leaf.txt'), '');
+    await writeFile(path.join(root, 'a/one.txt'), '');
+    await writeFile(path.join(root, 'b/two.txt'), '');
+    await writeFile(path.join(base, 'outside/secret.txt'), 'OUTSIDE');
+    await symlink(path.join(base, 'outside'), path.join(root, 'link'));
+    jail = await createJail({
+      root,
+      fsScope: 'sandboxed',
+      extraRoots: [],
+      floor: {
+        stateDir: path.join(base, 'state'),
+        spillDir: path.join(base, 'state/spill/run'),
+        configFile: path.join(root, 'toolhost.config.json'),
+      },
+    });
+  });
+  afterEach(async () => {
+    await jail.close();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  async function walk(visit: (entry: LevelEntry) => WalkStep = () => 'descend') {
+    const seen: string[] = [];
+    const start = await jail.openForRead('list_directory', '.', 'directory');
+    try {
+      const finished = await walkBreadthFirst(jail, start, {
+        toolId: 'list_directory',
+        recursive: true,
+        visit(entry) {
+          seen.push(`${entry.relative}${entry.type === 'directory' ? '/' : ''}`);
+          return visit(entry);
+        },
+      });
+      return { seen, finished };
+    } finally {
+      await start.handle.close();
+    }
+  }
+
+  it('meets every level before the next, and never follows a symlinked directory', async () => {
+    const { seen, finished } = await walk();
+
+    expect(finished).toBe(true);
+    expect(seen).toEqual([
+      'a/',
+      'b/',
+      'link',
+      'a/deep/',
+      'a/one.txt',
+      'b/two.txt',
+      'a/deep/leaf.txt',
+    ]);
+  });
+
+  it('does not walk into a pruned directory', async () => {
+    const { seen } = await walk((entry) => (entry.name === 'a' ? 'prune' : 'descend'));
+
+    expect(seen).toEqual(['a/', 'b/', 'link', 'b/two.txt']);
+  });
+
+  it('stops when told, and says so', async () => {
+    const { seen, finished } = await walk((entry) => (entry.name === 'b' ? 'stop' : 'descend'));
+
+    expect(finished).toBe(false);
+    expect(seen).toEqual(['a/', 'b/']);
+  });
+
+  it('skips a directory replaced by another one after it was listed, never walking the new one', async () => {
+    const { seen } = await walk((entry) => {
+      // Listed (lstat'ed, as a listing does for an entry it shows), then, before the walk
+      // reaches it, another directory takes its name.
+      if (entry.relative === 'b') {
+        entry.lstat();
+        renameSync(path.join(root, 'b'), path.join(root, 'b-old'));
+        mkdirSync(path.join(root, 'b'));
+        writeFileSync(path.join(root, 'b', 'planted.txt'), '');
+      }
+      return 'descend';
+    });
+
+    expect(seen).not.toContain('b/planted.txt');
+    expect(seen).not.toContain('b/two.txt');
+  });
+});

@@ -1,0 +1,159 @@
+import type { Dirent, Stats } from 'node:fs';
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
+import type { AbortSignalLike, DirectoryEntry, ToolId } from '@toolhost/core';
+import { childPath } from './descriptor-path.js';
+import type { DirectoryRef } from './descriptor-path.js';
+import { throwIfAborted } from './fs-error.js';
+import type { Jail, OpenedEntry } from './jail.js';
+import { typeOf, visibleDirents } from './walk-tree.js';
+
+/**
+ * One entry met by `walkBreadthFirst`: its name, its depth and components below the start
+ * (`relative` joined by `/`), its real path and its type as `readdir` saw it. `lstat()` (never
+ * following, through the open parent's descriptor) gives its metadata; `undefined` once gone.
+ * All but the type are computed on demand: a walk that only counts most entries never builds them.
+ */
+export class LevelEntry {
+  readonly type: DirectoryEntry['type'];
+  #stats: Stats | undefined | null = null;
+
+  constructor(
+    private readonly directory: DirectoryRef,
+    private readonly parent: readonly string[],
+    readonly name: string,
+    dirent: Dirent,
+  ) {
+    this.type = typeOf(dirent);
+  }
+
+  get depth(): number {
+    return this.parent.length + 1;
+  }
+
+  get segments(): readonly string[] {
+    return [...this.parent, this.name];
+  }
+
+  get relative(): string {
+    return this.parent.length === 0 ? this.name : `${this.parent.join('/')}/${this.name}`;
+  }
+
+  get path(): string {
+    return path.join(this.directory.path, this.name);
+  }
+
+  lstat(): Stats | undefined {
+    // Once per entry, and synchronous: one name in an already-open directory, answered from
+    // the dentry cache (see `treeEntry`).
+    if (this.#stats === null)
+      this.#stats = lstatSync(childPath(this.directory, this.name), { throwIfNoEntry: false });
+    return this.#stats;
+  }
+}
+
+/** What the walk does after an entry: go on (and into a directory), not enter it, or stop. */
+export type WalkStep = 'descend' | 'prune' | 'stop';
+
+/** How far `walkBreadthFirst` goes and what it does with each entry. */
+export interface WalkBreadthFirstOptions {
+  readonly toolId: ToolId;
+  readonly recursive: boolean;
+  readonly visit: (entry: LevelEntry) => WalkStep;
+  readonly signal?: AbortSignalLike | undefined;
+}
+
+interface PendingDirectory {
+  readonly segments: readonly string[];
+  /** The directory as lstat saw it when it was listed: the one reopened must be the same. */
+  readonly seen: { readonly dev: number; readonly ino: number };
+}
+
+/**
+ * Walks a verified directory breadth-first: every entry of depth 1, then of depth 2, each level
+ * in component-wise code-unit order (so a position in the walk is its path's components). Floor
+ * entries are omitted and never descended, a symlinked directory is reported and never followed,
+ * as in `walkTree`. A queued directory is reopened one component at a time from the start, each
+ * relative to its parent's descriptor and verified, and must be the inode it was listed as;
+ * the open chain is shared between siblings, so at most depth descriptors are open at once.
+ * Resolves false when `visit` stopped it.
+ */
+export async function walkBreadthFirst(
+  jail: Jail,
+  start: DirectoryRef,
+  options: WalkBreadthFirstOptions,
+): Promise<boolean> {
+  const queue: (PendingDirectory | undefined)[] = [];
+  const chain = createOpenChain(jail, start);
+  const walkLevel = async (directory: DirectoryRef, segments: readonly string[]) => {
+    throwIfAborted(options.toolId, options.signal);
+    for (const dirent of await visibleDirents(jail, directory)) {
+      const entry = new LevelEntry(directory, segments, dirent.name, dirent);
+      const step = options.visit(entry);
+      if (step === 'stop') return false;
+      if (step === 'prune' || entry.type !== 'directory' || !options.recursive) continue;
+      // Only what is walked into, or listed, is lstat'ed: a count needs no metadata.
+      const stats = entry.lstat();
+      if (stats?.isDirectory() !== true) continue;
+      queue.push({ segments: entry.segments, seen: { dev: stats.dev, ino: stats.ino } });
+    }
+    return true;
+  };
+  try {
+    if (!(await walkLevel(start, []))) return false;
+    for (let next = 0; next < queue.length; next += 1) {
+      const pending = queue[next];
+      // Released as it is taken: a wide tree's queue should not hold every level at once.
+      queue[next] = undefined;
+      if (pending === undefined) continue;
+      const directory = await chain.open(pending);
+      if (directory !== undefined && !(await walkLevel(directory, pending.segments))) return false;
+    }
+    return true;
+  } finally {
+    await chain.close();
+  }
+}
+
+/** The open descriptors from the start down to the last directory listed. */
+function createOpenChain(jail: Jail, start: DirectoryRef) {
+  const names: string[] = [];
+  const opened: OpenedEntry[] = [];
+
+  const closeFrom = async (depth: number): Promise<void> => {
+    while (opened.length > depth) {
+      names.pop();
+      await opened.pop()?.handle.close();
+    }
+  };
+
+  return {
+    async open(pending: PendingDirectory): Promise<DirectoryRef | undefined> {
+      const { segments } = pending;
+      let shared = 0;
+      while (
+        shared < names.length &&
+        shared < segments.length &&
+        names[shared] === segments[shared]
+      )
+        shared += 1;
+      await closeFrom(shared);
+      for (let depth = shared; depth < segments.length; depth += 1) {
+        const name = segments[depth] ?? '';
+        const parent = opened[depth - 1] ?? start;
+        // The walk's own per-entry check: O_NOFOLLOW|O_DIRECTORY below the parent's descriptor,
+        // then verified in the jail; a swap since the listing makes it refuse, never follow.
+        const child = await jail.openChildDirectory(parent, name);
+        if (child === undefined) return undefined;
+        names.push(name);
+        opened.push(child);
+      }
+      const directory = opened[segments.length - 1];
+      if (directory === undefined) return undefined;
+      // Renamed or replaced since it was listed: not the directory the listing named.
+      const { dev, ino } = directory.stats;
+      return dev === pending.seen.dev && ino === pending.seen.ino ? directory : undefined;
+    },
+    close: () => closeFrom(0),
+  };
+}
