@@ -12,10 +12,14 @@ import { createNodeToolHost } from '../../packages/node/src/create-node-tool-hos
 import { createMcpArm } from '../../packages/node/src/mcp/create-mcp-arm.js';
 import { FIXTURE_MCP_SERVER } from '../../packages/node/src/mcp/test-support/fixture-server-declaration.js';
 import { measureUs, type BenchRow } from '../bench-row.js';
+import { stdioReadFileRows } from './stdio-read-file.js';
 
-/** Both MCP directions: toolhost as a server vs its registry, and the client arm vs a bare SDK client. */
+/**
+ * Both MCP directions: toolhost as a server vs its registry and vs the reference filesystem
+ * server over stdio, and the client arm vs a bare SDK client.
+ */
 export async function run(): Promise<BenchRow[]> {
-  return [await serverRow(), await clientRow()];
+  return [await serverRow(), ...(await stdioReadFileRows()), await clientRow()];
 }
 
 // tools/call read_file (1 KiB) through the SDK Client, the in-memory transport and

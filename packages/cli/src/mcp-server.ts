@@ -1,9 +1,9 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
 import { createToolServer, type ToolServerOptions } from './mcp/create-tool-server.js';
 import { createServeGates } from './mcp/serve-call-limits.js';
 import { openHttpToolSession, sharedRun, type ServeRun } from './mcp/http-tool-session.js';
 import { serveHttp } from './mcp/serve-http.js';
+import { StdioFrameTransport } from './mcp/stdio-frame-transport.js';
 import { openServeSession, type McpServeSessionOptions } from './mcp/serve-session.js';
 
 export type { ToolServerOptions } from './mcp/create-tool-server.js';
@@ -17,6 +17,8 @@ export type McpServeTransport =
       /** Defaults to the process's own stdin/stdout. */
       readonly stdin?: Readable;
       readonly stdout?: Writable;
+      /** Where a refused or dropped frame is said (default: the process's stderr). */
+      readonly stderr?: Writable;
     }
   | {
       readonly kind: 'http';
@@ -61,7 +63,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
       options.transport ??
         (io === undefined
           ? { kind: 'stdio' }
-          : { kind: 'stdio', stdin: io.stdin, stdout: io.stdout }),
+          : { kind: 'stdio', stdin: io.stdin, stdout: io.stdout, stderr: io.stderr }),
       // Each HTTP client session gets its own run (spills, media, quota), swept when it ends.
       () => served.openRun(),
     );
@@ -113,7 +115,15 @@ async function listen(
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  await server.connect(new StdioServerTransport(stdin, transport.stdout ?? process.stdout));
+  const stderr = transport.stderr ?? process.stderr;
+  await server.connect(
+    new StdioFrameTransport({
+      stdin,
+      stdout: transport.stdout ?? process.stdout,
+      // A frame the server cannot take is refused, never the end of the server: say so.
+      warn: (line) => void stderr.write(`toolhost serve: ${line}\n`),
+    }),
+  );
   // The SDK's stdio transport never notices a client hanging up; stdin ending is that signal.
   stdin.once('end', () => void server.close());
   return { closed, close: () => server.close() };

@@ -23,6 +23,9 @@ import {
   type ServeGates,
 } from './serve-call-limits.js';
 import { createElicitationPrompter, supportsElicitation } from './elicitation-prompter.js';
+import { fitSchemaToFrame } from './fit-schema-to-frame.js';
+import { MAX_STDIO_FRAME_BYTES } from './stdio-frame-transport.js';
+import { startProgressHeartbeat } from './progress-heartbeat.js';
 import { toCallToolResult } from './to-call-tool-result.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from './to-media-content.js';
 import { toToolErrorResult } from './to-tool-error-result.js';
@@ -52,6 +55,16 @@ export interface ToolServerOptions {
   readonly media?: MediaStore;
   /** Raw media bytes one result may carry (default 4 MiB); a part past it is withheld. */
   readonly maxMediaBytes?: number;
+  /**
+   * The largest request the transport takes (default `MAX_STDIO_FRAME_BYTES`): every served
+   * string's maxLength is cut to what one frame of it carries (`fitSchemaToFrame`).
+   */
+  readonly maxFrameBytes?: number;
+  /**
+   * How often a call whose request carries `_meta.progressToken` sends `notifications/progress`
+   * while it waits or runs (default 1000 ms).
+   */
+  readonly progressIntervalMs?: number;
 }
 
 /** A call refused because every slot and the queue are taken: nothing ran, a retry may. */
@@ -83,7 +96,8 @@ export function createToolServer(
   });
   // A Map, so a call named `__proto__` or `constructor` resolves to nothing.
   const exposed = new Map(options.tools.map((tool) => [tool.id, tool] as const));
-  const listed: Tool[] = [...exposed.values()].map(toMcpTool);
+  const maxFrameBytes = options.maxFrameBytes ?? MAX_STDIO_FRAME_BYTES;
+  const listed: Tool[] = [...exposed.values()].map((tool) => toMcpTool(tool, maxFrameBytes));
   // One cache per client session: an `always` answer never carries over to another client.
   const cache = new ApprovalCache();
   const sessionGate = gates.forSession();
@@ -94,8 +108,13 @@ export function createToolServer(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
       const { name } = request.params;
+      // From arrival on: waiting for a slot is time a client's timeout counts too.
+      const stopProgress = startProgressHeartbeat(extra, name, options.progressIntervalMs);
       const release = await admitCall(sessionGate, gates.global, extra.signal);
-      if (release === undefined) return BUSY_RESULT;
+      if (release === undefined) {
+        stopProgress();
+        return BUSY_RESULT;
+      }
       let serveConfirm: ServeConfirm | undefined;
       try {
         if (!exposed.has(name)) throw new UnknownToolError(name, [...exposed.keys()]);
@@ -135,6 +154,7 @@ export function createToolServer(
           serveConfirm === undefined ? error : serveConfirm.attribute(error),
         );
       } finally {
+        stopProgress();
         // Only once the dispatch settled: a cancelled call holds its slot until its work ended.
         release();
       }
@@ -143,11 +163,11 @@ export function createToolServer(
   return server;
 }
 
-function toMcpTool(tool: AnyToolDef): Tool {
+function toMcpTool(tool: AnyToolDef, maxFrameBytes: number): Tool {
   return {
     name: tool.id,
     description: tool.description,
-    inputSchema: { ...tool.llmVisibleParams, type: 'object' },
+    inputSchema: fitSchemaToFrame({ ...tool.llmVisibleParams, type: 'object' }, maxFrameBytes),
     annotations: toolAnnotations(tool),
   };
 }
