@@ -2,6 +2,7 @@ import type { CallLimiter } from './call-limiter.js';
 import { createToolServer, type ToolServerOptions } from './create-tool-server.js';
 import type { HttpSession } from './http-session-table.js';
 import type { ServeGates } from './serve-call-limits.js';
+import { MAX_HTTP_REQUEST_BYTES } from './serve-http.js';
 
 /** One served run: the options its MCP server is built from, and its teardown. */
 export interface ServeRun {
@@ -21,7 +22,13 @@ export async function openHttpToolSession(
 ): Promise<HttpSession> {
   const run = await openRun();
   let own: CallLimiter | undefined;
-  const server = createToolServer(run.serverOptions, {
+  // A body over the HTTP cap is refused with 413: the served schemas must not allow one.
+  const { maxFrameBytes = MAX_HTTP_REQUEST_BYTES } = run.serverOptions;
+  const serverOptions = {
+    ...run.serverOptions,
+    maxFrameBytes: Math.min(maxFrameBytes, MAX_HTTP_REQUEST_BYTES),
+  };
+  const server = createToolServer(serverOptions, {
     global: gates.global,
     forSession: () => (own = gates.forSession()),
   });

@@ -9,7 +9,13 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMcpServer, type RunningMcpServer } from '../mcp-server.js';
-import { MAX_HTTP_SESSIONS, serveHttp, type HttpSession, type ServedHttp } from './serve-http.js';
+import {
+  MAX_HTTP_REQUEST_BYTES,
+  MAX_HTTP_SESSIONS,
+  serveHttp,
+  type HttpSession,
+  type ServedHttp,
+} from './serve-http.js';
 import { createTestClient, createTestServerOptions } from './test-support/in-process-server.js';
 
 describe('startMcpServer over Streamable HTTP', () => {
@@ -50,6 +56,37 @@ describe('startMcpServer over Streamable HTTP', () => {
 
     expect(tools.map((tool) => tool.name)).toEqual(['read_file', 'write_file']);
     expect(JSON.stringify(result.content)).toContain('over http');
+    await client.close();
+  });
+
+  it('carries a write the served schema allows: the body cap and the schemas agree', async () => {
+    const client = createTestClient(() => ({
+      action: 'accept',
+      content: { decision: 'approve once' },
+    }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url ?? '')));
+    const { tools } = await client.listTools();
+    const schema = tools.find((tool) => tool.name === 'write_file')?.inputSchema as {
+      readonly properties: { readonly content: { readonly maxLength: number } };
+    };
+    const { maxLength } = schema.properties.content;
+    // Every character the schema allows, escaped at worst (6 bytes), fits the 16 MiB body cap.
+    expect(maxLength * 6).toBeLessThanOrEqual(MAX_HTTP_REQUEST_BYTES);
+
+    // Under the schema's bound in characters, over the SDK's 4 MiB default body limit in bytes.
+    const content = '€'.repeat(2 * 1024 * 1024);
+    const result = await client.callTool({
+      name: 'write_file',
+      arguments: {
+        path: 'big.txt',
+        content: content.slice(0, Math.min(content.length, maxLength)),
+      },
+    });
+
+    expect(result.isError ?? false).toBe(false);
+    expect((await readFile(path.join(root, 'big.txt'), 'utf8')).length).toBe(
+      Math.min(content.length, maxLength),
+    );
     await client.close();
   });
 

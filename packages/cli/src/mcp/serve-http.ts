@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { debugError } from '../debug-log.js';
 import { createHttpToken, hasHttpToken, writeHttpTokenFile } from './http-token.js';
 import { createHttpSessionTable, type HttpSession } from './http-session-table.js';
 
@@ -65,7 +66,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
   });
   const allowed = { hosts: [] as string[], origins: [] as string[] };
   const http = createServer((request, response) => {
-    handle(request, response).catch(() => {
+    handle(request, response).catch((error: unknown) => {
+      debugError('toolhost serve --http: request failed', error);
       if (!response.headersSent) respond(response, 500, 'internal error');
     });
   });
@@ -108,6 +110,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: MAX_HTTP_REQUEST_BYTES,
       enableDnsRebindingProtection: true,
       allowedHosts: allowed.hosts,
       allowedOrigins: allowed.origins,
@@ -165,7 +168,13 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
   };
 }
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * The largest request body `serve --http` reads (the initialize here, every later request in the
+ * SDK's transport): the HTTP session's tool server fits its schemas' `maxLength`s to it, so a
+ * request the served schema allows always arrives.
+ */
+export const MAX_HTTP_REQUEST_BYTES = 16 * 1024 * 1024;
+const MAX_BODY_BYTES = MAX_HTTP_REQUEST_BYTES;
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
