@@ -48,10 +48,14 @@ export type ToolActionClass = 'fs_write' | 'process' | 'egress' | 'os';
 export interface ToolActionPreview {
   /** fs_write: the target path, scrubbed whole-string. */
   readonly path?: string;
+  /** fs_write of a move: where `path` goes, scrubbed whole-string. */
+  readonly destination?: string;
   /** process: the command string, scrubbed whole-string. */
   readonly command?: string;
   /** egress: the target host only. */
   readonly host?: string;
+  /** fs_write of an edit: its replacements as before/after from the args, scrubbed and capped. */
+  readonly change?: string;
 }
 
 /** What the approval hook is asked. */

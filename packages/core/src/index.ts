@@ -15,10 +15,14 @@ export type {
   EgressRequest,
   EgressResponse,
   FileRead,
+  FileSearchMatch,
+  FileSearchResult,
+  FileSearchStop,
   FileWrite,
   FsCapability,
   FsListRequest,
   FsReadRequest,
+  FsSearchRequest,
   FsWriteRequest,
   McpCallInput,
   McpCapability,
@@ -138,6 +142,18 @@ export type {
   UserMessage,
 } from './loop/loop-messages.js';
 export { BUILTIN_TOOLS } from './tools/builtin-tools.js';
+export { WORKSPACE_TOOLS } from './tools/workspace-tools.js';
+export { editFileTool } from './tools/edit-file.js';
+export { moveFileTool } from './tools/move-file.js';
+export { createDirectoryTool } from './tools/create-directory.js';
+export type { FileEdit, FsEdit, FsEditRequest } from './tool-host.js';
+export type {
+  DirectoryMake,
+  FileMove,
+  FsMakeDirectoryRequest,
+  FsMoveRequest,
+} from './tool-host.js';
+export type { PolicyTargetEdit } from './tool-def.js';
 export { gitCommitTool } from './tools/git-commit.js';
 export { gitStatusTool } from './tools/git-status.js';
 export { httpRequestTool } from './tools/http-request.js';
@@ -149,6 +165,7 @@ export { readClipboardTool } from './tools/read-clipboard.js';
 export { readFileTool } from './tools/read-file.js';
 export { readMediaTool } from './tools/read-media.js';
 export { runCommandTool } from './tools/run-command.js';
+export { searchFilesTool } from './tools/search-files.js';
 export { webSearchTool } from './tools/web-search.js';
 export { writeFileTool } from './tools/write-file.js';
 export type { ProcessOutcome } from './tools/process-outcome.js';

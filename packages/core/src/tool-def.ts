@@ -15,6 +15,20 @@ export interface PolicyTarget {
   readonly argv?: readonly string[];
   readonly url?: string;
   readonly path?: string;
+  /** A move's second path (`move_file`): judged and shown beside `path`, never instead of it. */
+  readonly destination?: string;
+  /**
+   * An edit's replacements, taken from the args: the approver and the governor see them as a
+   * scrubbed, capped before/after (`ToolActionPreview.change`), never read from the file.
+   */
+  readonly edits?: readonly PolicyTargetEdit[];
+}
+
+/** One replacement of an edit, as the model sent it. */
+export interface PolicyTargetEdit {
+  readonly oldText: string;
+  readonly newText: string;
+  readonly replaceAll?: boolean;
 }
 
 /** The guardrail and capability classification of a tool. */
@@ -38,6 +52,12 @@ export interface ToolPolicyClass {
    * call a read. Any other value journals (fail closed).
    */
   readonly journal?: 'effect' | 'none';
+  /**
+   * A boolean argument that, when exactly `true` in the validated args, makes the call a read:
+   * ungoverned (no guard, no approval), not journaled, not a side effect (`edit_file`'s `dryRun`).
+   * Any other value, or one that cannot be read, leaves the call governed as the flags say.
+   */
+  readonly readOnlyWhen?: string;
 }
 
 /** A registered tool: identity, executable validator, classification and a pure dispatcher. */

@@ -29,5 +29,13 @@ export class ApprovalCache {
 
 // NUL-separated so no target can forge another tool's key.
 function targetKey(toolId: ToolId, action: ToolActionClass, target: ToolActionPreview): string {
-  return [toolId, action, target.path ?? '', target.command ?? '', target.host ?? ''].join('\0');
+  // A move's destination is part of its target: "always a → b" never allows a → elsewhere.
+  return [
+    toolId,
+    action,
+    target.path ?? '',
+    target.command ?? '',
+    target.host ?? '',
+    target.destination ?? '',
+  ].join('\0');
 }

@@ -143,4 +143,31 @@ describe('createConfirmHook', () => {
     expect(other).toEqual({ outcome: 'approve' });
     expect(protectedWrite.outcome).toBe('reject');
   });
+
+  it('asks in auto mode when only a move destination is protected', async () => {
+    const prompter = scripted({ choice: 'no' });
+    const confirm = createConfirmHook({ mode: 'auto', prompter, paths });
+
+    const decision = await confirm(move('notes.txt', '.github/workflows/x.yml'));
+
+    expect(decision.outcome).toBe('reject');
+    expect(prompter.asked[0]?.note).toMatch(/protected path/);
+  });
+
+  it('remembers "always for this target" for a move to that destination only', async () => {
+    const prompter = scripted({ choice: 'always_target' }, { choice: 'no' });
+    const confirm = createConfirmHook({ mode: 'accept-edits', prompter, paths });
+
+    await confirm(move('a.txt', 'b.txt'));
+    const again = await confirm(move('a.txt', 'b.txt'));
+    const elsewhere = await confirm(move('a.txt', 'c.txt'));
+
+    expect(again).toEqual({ outcome: 'approve' });
+    expect(elsewhere.outcome).toBe('reject');
+  });
 });
+
+function move(source: string, destination: string): ToolApprovalRequest {
+  const preview = { path: source, destination };
+  return { toolId: 'move_file', action: 'fs_write', preview, unredactedPreview: preview };
+}

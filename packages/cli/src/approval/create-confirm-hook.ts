@@ -34,8 +34,11 @@ export function createConfirmHook(options: ConfirmHookOptions): ConfirmActionHoo
     }
     // Classify on the unredacted selection: the scrub can hide a protected path.
     const target = request.unredactedPreview ?? request.preview;
+    // A move writes both ends: either one protected makes the call protected.
     const protectedTarget =
-      request.action === 'fs_write' && isProtectedPath(target.path ?? '', paths);
+      request.action === 'fs_write' &&
+      (isProtectedPath(target.path ?? '', paths) ||
+        (target.destination !== undefined && isProtectedPath(target.destination, paths)));
     if (mode === 'auto' && !protectedTarget) return APPROVE;
     if (cache.allows(request.toolId, request.action, target, protectedTarget)) return APPROVE;
     if (prompter === undefined) return reject(refusalWithoutHuman(request, mode, options));

@@ -104,6 +104,28 @@ describe('createTtyPrompter', () => {
     expect(text).toContain('mcp__docs__write\\u200B wants to write a file');
   });
 
+  it('shows an edit as its before/after lines, each printed inert under the path', () => {
+    const text = renderPrompt({
+      toolId: 'edit_file',
+      action: 'fs_write',
+      preview: { path: 'src/a.ts', change: '- const a = 1;\n+ const a = 2;\x1b[2K' },
+    });
+
+    expect(text).toContain('  path:    src/a.ts\n  change:\n    - const a = 1;\n    + const a = 2;^[[2K\n');
+    expect(text).not.toContain('\x1b');
+  });
+
+  it('shows a move as both paths, each printed inert', () => {
+    const text = renderPrompt({
+      toolId: 'move_file',
+      action: 'fs_write',
+      preview: { path: 'notes.txt', destination: 'docs/\u202Egpj.sh' },
+    });
+
+    expect(text).toContain('path:    notes.txt');
+    expect(text).toContain('to:      docs/\\u202Egpj.sh');
+  });
+
   it('leaves an ordinary Unicode target as it is', () => {
     const text = renderPrompt({ ...prompt, preview: { command: 'cat résumé/日本.md' } });
 

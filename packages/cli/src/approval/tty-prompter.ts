@@ -49,8 +49,13 @@ export function renderPrompt(prompt: ApprovalPrompt): string {
   const lines = [
     `\ntoolhost: ${escapeForPrompt(prompt.toolId)} wants to ${ACTION_LABELS[prompt.action]}`,
   ];
-  const { path, command, host } = prompt.preview;
+  const { path, destination, change, command, host } = prompt.preview;
   if (path !== undefined) lines.push(`  path:    ${escapeForPrompt(path)}`);
+  if (destination !== undefined) lines.push(`  to:      ${escapeForPrompt(destination)}`);
+  // The edit's before/after, one escaped line each: a newline inside one cannot fake a prompt line.
+  if (change !== undefined) {
+    lines.push('  change:', ...change.split('\n').map((line) => `    ${escapeForPrompt(line)}`));
+  }
   if (command !== undefined) lines.push(`  command: ${escapeForPrompt(command)}`);
   if (host !== undefined) lines.push(`  host:    ${escapeForPrompt(host)}`);
   if (prompt.note !== undefined) lines.push(`  (${prompt.note})`);

@@ -65,9 +65,13 @@ export function createElicitationPrompter(
 // The client shows this text to its human as is: a model-controlled newline could fake a line and
 // a bidi override could reverse one, so each value is escaped exactly as in the terminal prompt.
 function describePrompt(prompt: ApprovalPrompt): string {
-  const { path, command, host } = prompt.preview;
+  const { path, destination, change, command, host } = prompt.preview;
   const target = [
     path === undefined ? undefined : `path: ${escapeForPrompt(path)}`,
+    destination === undefined ? undefined : `to: ${escapeForPrompt(destination)}`,
+    change === undefined
+      ? undefined
+      : ['change:', ...change.split('\n').map((line) => `  ${escapeForPrompt(line)}`)].join('\n'),
     command === undefined ? undefined : `command: ${escapeForPrompt(command)}`,
     host === undefined ? undefined : `host: ${escapeForPrompt(host)}`,
   ].filter((line) => line !== undefined);

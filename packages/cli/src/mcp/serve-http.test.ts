@@ -66,7 +66,7 @@ describe('startMcpServer over Streamable HTTP', () => {
     }));
     await client.connect(new StreamableHTTPClientTransport(new URL(running.url ?? '')));
     const { tools } = await client.listTools();
-    const schema = tools.find((tool) => tool.name === 'write_file')?.inputSchema as {
+    const schema = tools.find((tool) => tool.name === 'write_file')?.inputSchema as unknown as {
       readonly properties: { readonly content: { readonly maxLength: number } };
     };
     const { maxLength } = schema.properties.content;

@@ -3,6 +3,7 @@ import { normalizeHost } from '../policy/normalize-host.js';
 import { parseUrl } from '../policy/parse-url.js';
 import { redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
 import type { PolicyTarget } from '../tool-def.js';
+import { renderEditChange } from './edit-change-preview.js';
 
 /** The two views of a governed call's selection: what a human sees, and what stays in-process. */
 export interface ActionPreviews {
@@ -13,22 +14,34 @@ export interface ActionPreviews {
 }
 
 /**
- * The selection the approver and the governor see: the path, the command, or the host only,
- * since a URL's path and query are where credentials live.
+ * The selection the approver and the governor see: the path (and an edit's before/after), the
+ * command, or the host only, since a URL's path and query are where credentials live.
  */
 export function previewAction(
   action: ToolActionClass,
   target: PolicyTarget | undefined,
 ): ActionPreviews {
-  const unredactedPreview = selectionOf(action, target);
-  return { preview: scrub(unredactedPreview), unredactedPreview };
+  const selection = selectionOf(action, target);
+  const edits = action === 'fs_write' ? target?.edits : undefined;
+  if (edits === undefined) return { preview: scrub(selection), unredactedPreview: selection };
+  // The change is scrubbed side by side before it is cut, not as one rendered string.
+  return {
+    preview: Object.freeze({
+      ...scrub(selection),
+      change: renderEditChange(edits, redactSecretShapedText),
+    }),
+    unredactedPreview: { ...selection, change: renderEditChange(edits, (text) => text) },
+  };
 }
 
 function selectionOf(action: ToolActionClass, target: PolicyTarget | undefined): ToolActionPreview {
   if (target === undefined) return {};
   switch (action) {
     case 'fs_write':
-      return target.path === undefined ? {} : { path: target.path };
+      return {
+        ...(target.path === undefined ? {} : { path: target.path }),
+        ...(target.destination === undefined ? {} : { destination: target.destination }),
+      };
     case 'process':
       return target.command === undefined ? {} : { command: target.command };
     case 'egress': {
@@ -42,8 +55,10 @@ function selectionOf(action: ToolActionClass, target: PolicyTarget | undefined):
 }
 
 function scrub(preview: ToolActionPreview): ToolActionPreview {
-  const scrubbed: { path?: string; command?: string; host?: string } = {};
+  const scrubbed: { path?: string; destination?: string; command?: string; host?: string } = {};
   if (preview.path !== undefined) scrubbed.path = redactSecretShapedText(preview.path);
+  if (preview.destination !== undefined)
+    scrubbed.destination = redactSecretShapedText(preview.destination);
   if (preview.command !== undefined) scrubbed.command = redactSecretShapedText(preview.command);
   if (preview.host !== undefined) scrubbed.host = redactSecretShapedText(preview.host);
   return Object.freeze(scrubbed);

@@ -31,6 +31,8 @@ export interface JournalBracketInput {
   /** The validated complete effective arguments: the identity's digest covers all of them. */
   readonly args: unknown;
   readonly ctx: ToolDispatchContext;
+  /** The args made this call a read (`policy.readOnlyWhen`, screened once): nothing to journal. */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ export function journalBracket(
   stage: HostStage,
 ): Promise<DispatchedCall> {
   const { tool, ctx } = input;
-  if (ctx.journal === undefined || !isJournaledTool(tool)) {
+  if (ctx.journal === undefined || input.readOnly === true || !isJournaledTool(tool)) {
     admitStage(stage);
     return runStage(stage, ctx);
   }

@@ -5,6 +5,7 @@ import { checkGrant } from './check-grant.js';
 import { checkSecretArgs } from './check-secret-args.js';
 import { enforcePolicy } from './enforce-policy.js';
 import { governedAction } from './governed-action.js';
+import { isReadOnlyCall } from './is-read-only-call.js';
 import { policyTargetOf } from './policy-target-of.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { rejectProviderExecuted } from './reject-provider-executed.js';
@@ -20,6 +21,8 @@ export interface ScreenedCall {
   readonly target: PolicyTarget | undefined;
   /** The governed class; `undefined` ⇒ no guard, no approval. */
   readonly action: ToolActionClass | undefined;
+  /** The args made this call a read (`policy.readOnlyWhen`): not governed, journaled or an effect. */
+  readonly readOnly: boolean;
 }
 
 /**
@@ -40,5 +43,13 @@ export function screenCall(
   const args = validateArgs(def, effective);
   const target = policyTargetOf(def, args);
   enforcePolicy(def, target, ctx);
-  return { tool, args, target, action: governedAction(def, target) };
+  // Decided once, here: preflight, the guard, approval and the journal all read this answer.
+  const readOnly = isReadOnlyCall(def, args);
+  return {
+    tool,
+    args,
+    target,
+    action: readOnly ? undefined : governedAction(def, target),
+    readOnly,
+  };
 }

@@ -1,0 +1,37 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { describe, expect, it } from 'vitest';
+
+import { createElicitationPrompter } from './elicitation-prompter.js';
+
+// What the MCP client's human is shown: the message `elicitation/create` carries.
+async function shownFor(preview: Record<string, string>): Promise<string> {
+  let message = '';
+  const server = {
+    elicitInput: async (params: { readonly message: string }) => {
+      message = params.message;
+      return { action: 'decline' };
+    },
+  } as unknown as Server;
+  const answer = await createElicitationPrompter(server, 1).ask({
+    toolId: 'edit_file',
+    action: 'fs_write',
+    preview,
+  });
+  expect(answer.choice).toBe('no');
+  return message;
+}
+
+describe('createElicitationPrompter', () => {
+  it('shows a move as both paths', async () => {
+    const message = await shownFor({ path: 'a.txt', destination: '.github/workflows/x.yml' });
+
+    expect(message).toContain('path: a.txt\nto: .github/workflows/x.yml');
+  });
+
+  it('shows an edit as its before/after lines, each escaped: no line can be faked', async () => {
+    const message = await shownFor({ path: 'a.ts', change: '- a\n+ b\u202e\rpath: evil' });
+
+    expect(message).toContain('path: a.ts\nchange:\n  - a\n  + b\\u202E^Mpath: evil');
+    expect(message.split('\n').filter((line) => line.startsWith('path:'))).toHaveLength(1);
+  });
+});

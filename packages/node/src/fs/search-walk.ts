@@ -1,0 +1,167 @@
+import type { Dirent } from 'node:fs';
+import { ToolPolicyError } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core';
+import { descriptorPath } from './descriptor-path.js';
+import type { DirectoryRef } from './descriptor-path.js';
+import { throwIfAborted } from './fs-error.js';
+import type { GitignoreStack } from './gitignore-stack.js';
+import type { Jail } from './jail.js';
+import { readChildFile } from './open-child-file.js';
+import { visibleDirents } from './walk-tree.js';
+
+const TOOL_ID = 'search_files';
+/** Largest ignore file read; past it the file is taken as empty rather than cut mid-rule. */
+export const MAX_IGNORE_FILE_BYTES = 256 * 1024;
+
+/** How `walkSearchTree` decides what to skip and what it does with each file. */
+export interface SearchWalkOptions {
+  /** The start directory's path below the top the rules are relative to (`''` or `a/b/`). */
+  readonly prefix: string;
+  /** The rules in force at the start directory (from its ancestors). */
+  readonly rules: GitignoreStack;
+  readonly skipNodeModules: boolean;
+  readonly maxDepth: number;
+  readonly signal?: AbortSignalLike | undefined;
+  /** A regular file the rules let through; `relative` is below the start. False stops the walk. */
+  readonly visitFile: (
+    directory: DirectoryRef,
+    name: string,
+    relative: string,
+  ) => boolean | Promise<boolean>;
+  /** A file or directory the rules (or the node_modules default) passed over. */
+  readonly onIgnored: () => void;
+}
+
+/**
+ * Walks a verified directory depth-first in code-unit order for a search, holding only the
+ * open chain from the start down (one descriptor and one name list per level), never the
+ * tree. Floor entries are left out by the listing, `.git` is never entered, a symlink is never
+ * followed, each subdirectory is opened below its parent's descriptor and verified, and each
+ * directory's `.gitignore` (and a repository's `.git/info/exclude`) applies below it. Resolves
+ * false when `visitFile` stopped it.
+ */
+export async function walkSearchTree(
+  jail: Jail,
+  start: DirectoryRef,
+  options: SearchWalkOptions,
+): Promise<boolean> {
+  return walkDirectory(jail, start, { relative: '', depth: 0, rules: options.rules }, options);
+}
+
+interface Level {
+  readonly relative: string;
+  readonly depth: number;
+  readonly rules: GitignoreStack;
+}
+
+async function walkDirectory(
+  jail: Jail,
+  directory: DirectoryRef,
+  level: Level,
+  options: SearchWalkOptions,
+): Promise<boolean> {
+  throwIfAborted(TOOL_ID, options.signal);
+  const finished = await walkEntries(jail, directory, level, options);
+  // Its files were read below its descriptor: had it been renamed away (out of the root, onto
+  // the floor) since it was verified, what they said must not be returned. Fail closed.
+  if (descriptorPath(directory.fd, directory.path) !== directory.path)
+    throw new ToolPolicyError(TOOL_ID, 'symlink_refused');
+  return finished;
+}
+
+async function walkEntries(
+  jail: Jail,
+  directory: DirectoryRef,
+  level: Level,
+  options: SearchWalkOptions,
+): Promise<boolean> {
+  const dirents = await visibleDirents(jail, directory);
+  const rules = await directoryRules(
+    jail,
+    directory,
+    dirents,
+    options.prefix + level.relative,
+    level.rules,
+  );
+  for (const dirent of dirents) {
+    const { name } = dirent;
+    // A repository's internals: never searched, whatever the rules say.
+    if (name === '.git') continue;
+    const relative = level.relative + name;
+    if (dirent.isDirectory()) {
+      if (options.skipNodeModules && name === 'node_modules') {
+        options.onIgnored();
+        continue;
+      }
+      if (rules.ignores(`${options.prefix}${relative}/`)) {
+        options.onIgnored();
+        continue;
+      }
+      if (level.depth + 1 > options.maxDepth) continue;
+      const child = await jail.openChildDirectory(directory, name);
+      // Swapped for a symlink, renamed out of the root or gone since the listing: not searched.
+      if (child === undefined) continue;
+      try {
+        const next = { relative: `${relative}/`, depth: level.depth + 1, rules };
+        if (!(await walkDirectory(jail, child, next, options))) return false;
+      } finally {
+        await child.handle.close();
+      }
+      continue;
+    }
+    // A symlink is never followed, a FIFO or device never opened.
+    if (!dirent.isFile()) continue;
+    if (rules.ignores(options.prefix + relative)) {
+      options.onIgnored();
+      continue;
+    }
+    const visited = options.visitFile(directory, name, relative);
+    if (visited === false || (visited !== true && !(await visited))) return false;
+  }
+  return true;
+}
+
+/**
+ * The rules in force inside `directory`: its parent's, then the repository's
+ * `.git/info/exclude` if it holds a `.git`, then its own `.gitignore` (the deepest decides).
+ */
+export async function directoryRules(
+  jail: Jail,
+  directory: DirectoryRef,
+  dirents: readonly Dirent[],
+  base: string,
+  inherited: GitignoreStack,
+): Promise<GitignoreStack> {
+  let rules = inherited;
+  if (dirents.some((dirent) => dirent.name === '.git' && dirent.isDirectory())) {
+    const exclude = await readExclude(jail, directory);
+    if (exclude !== undefined) rules = rules.push(exclude, base);
+  }
+  if (dirents.some((dirent) => dirent.name === '.gitignore' && dirent.isFile())) {
+    const gitignore = readSmallText(directory, '.gitignore');
+    if (gitignore !== undefined) rules = rules.push(gitignore, base);
+  }
+  return rules;
+}
+
+async function readExclude(jail: Jail, directory: DirectoryRef): Promise<string | undefined> {
+  const git = await jail.openChildDirectory(directory, '.git');
+  if (git === undefined) return undefined;
+  try {
+    const info = await jail.openChildDirectory(git, 'info');
+    if (info === undefined) return undefined;
+    try {
+      return readSmallText(info, 'exclude');
+    } finally {
+      await info.handle.close();
+    }
+  } finally {
+    await git.handle.close();
+  }
+}
+
+function readSmallText(directory: DirectoryRef, name: string): string | undefined {
+  const buffer = Buffer.allocUnsafe(MAX_IGNORE_FILE_BYTES);
+  const read = readChildFile(directory, name, buffer);
+  return read.kind === 'read' ? buffer.toString('utf8', 0, read.length) : undefined;
+}
