@@ -1,7 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const workspacePackages = ['core', 'node', 'cli', 'ai-sdk', 'openai-agents', 'anthropic', 'restate'];
+const workspacePackages = [
+  'core',
+  'node',
+  'cli',
+  'ai-sdk',
+  'openai-agents',
+  'anthropic',
+  'restate',
+];
 
 // Workspace packages resolve to their TypeScript sources, so tests never need a build. An alias,
 // not the `source` export condition: vitest passes SSR conditions to Node as `--conditions`, and
@@ -9,10 +17,17 @@ const workspacePackages = ['core', 'node', 'cli', 'ai-sdk', 'openai-agents', 'an
 // that Node cannot load.
 export default defineConfig({
   resolve: {
-    alias: workspacePackages.map((name) => ({
-      find: new RegExp(`^@toolhost/${name}$`),
-      replacement: fileURLToPath(new URL(`packages/${name}/src/index.ts`, import.meta.url)),
-    })),
+    alias: [
+      ...workspacePackages.map((name) => ({
+        find: new RegExp(`^@toolhost/${name}$`),
+        replacement: fileURLToPath(new URL(`packages/${name}/src/index.ts`, import.meta.url)),
+      })),
+      // The light entry of @toolhost/node (what assembling a host needs): its sources too.
+      {
+        find: /^@toolhost\/node\/host$/,
+        replacement: fileURLToPath(new URL('packages/node/src/host.ts', import.meta.url)),
+      },
+    ],
   },
   test: {
     include: [

@@ -22,6 +22,7 @@ const PACKAGES = [
   'ai-sdk',
   'openai-agents',
   'anthropic',
+  'restate',
 ] as const;
 const NATIVE = new Set(['pid-namespace', 'sandbox-net']);
 const NPM_QUIET = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
@@ -203,6 +204,7 @@ import { startMcpServer } from '@toolhost/cli/mcp-server';
 import { toolhostTools } from '@toolhost/ai-sdk';
 import { toolhostAgentTools } from '@toolhost/openai-agents';
 import { createAnthropicToolhost } from '@toolhost/anthropic';
+import { createToolRunObject, resolveApproval } from '@toolhost/restate';
 
 const { host, close } = await createNodeToolHost({ root: process.cwd() });
 const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host });
@@ -235,5 +237,15 @@ toolhostTools(registry, { toolPolicy: {} });
 toolhostAgentTools(registry, { toolPolicy: {} });
 // @ts-expect-error the grant is required
 createAnthropicToolhost(registry, { toolPolicy: {} });
-export const used = [registry, ctx, badContext, lowered, helpers, adapters, close];
+const runs = createToolRunObject({
+  registry,
+  journal: { lookup: async () => ({ kind: 'absent' }), prepare: async () => ({ claimId: 'c' }), settle: async () => {}, discard: async () => {} },
+  context: () => ctx,
+  model: async () => ({ text: 'done' }),
+});
+// @ts-expect-error a run needs its model
+createToolRunObject({ registry, journal: runs as never, context: () => ctx });
+// @ts-expect-error a decision is approve or reject
+await resolveApproval({ resolveAwakeable: () => undefined }, 'id', { outcome: 'maybe' });
+export const used = [registry, ctx, badContext, lowered, helpers, adapters, close, runs];
 `;

@@ -1,19 +1,25 @@
 import { Command, CommanderError } from 'commander';
-import { registerCall } from './commands/call.js';
 import type { CliIo } from './commands/cli-io.js';
-import { registerConfig } from './commands/config-approve.js';
 import { describeFailure } from './commands/describe-failure.js';
-import { registerDoctor } from './commands/doctor.js';
-import { registerExplain } from './commands/explain.js';
-import { registerInit } from './commands/init.js';
-import { registerJournal } from './commands/journal.js';
-import { detectInteraction } from './commands/interaction.js';
 import { printFailure } from './commands/print-failure.js';
-import { registerServe } from './commands/serve.js';
-import { registerTools } from './commands/tools.js';
 import { ConfigNotApprovedError } from './config/config-not-approved-error.js';
-import { offerConfigApproval } from './config/offer-config-approval.js';
+import { debugError } from './debug-log.js';
 import { EXIT_CODES } from './exit-codes.js';
+
+type Register = (program: Command, io: CliIo, setExit: (code: number) => void) => void;
+
+// Each command's module (and what it pulls in: the host, the MCP SDK, the sandbox probe) loads
+// only when that command runs; help, version and a mistyped command load them all.
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  call: async () => (await import('./commands/call.js')).registerCall,
+  tools: async () => (await import('./commands/tools.js')).registerTools,
+  explain: async () => (await import('./commands/explain.js')).registerExplain,
+  init: async () => (await import('./commands/init.js')).registerInit,
+  doctor: async () => (await import('./commands/doctor.js')).registerDoctor,
+  serve: async () => (await import('./commands/serve.js')).registerServe,
+  config: async () => (await import('./commands/config-approve.js')).registerConfig,
+  journal: async () => (await import('./commands/journal.js')).registerJournal,
+};
 
 /** Runs the `toolhost` command line and resolves to the process exit code; never exits itself. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -49,16 +55,9 @@ async function run(
       'A config found in the root is used only once approved: toolhost init, toolhost config approve.',
     ].join('\n'),
   );
-  registerCall(program, io, setExit);
-  registerTools(program, io, setExit);
-  registerExplain(program, io, setExit);
-  registerInit(program, io, setExit);
-  registerDoctor(program, io, setExit);
-  registerServe(program, io, setExit);
-  registerConfig(program, io, setExit);
-  registerJournal(program, io, setExit);
-  for (const command of program.commands) command.exitOverride();
   try {
+    for (const register of await commandsFor(argv)) register(program, io, setExit);
+    for (const command of program.commands) command.exitOverride();
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
@@ -76,9 +75,18 @@ async function run(
       return run(argv, io, { mayOfferConfigApproval: false });
     }
     const report = describeFailure(error);
+    // The detail an operator needs (stack, cause chain) only when asked: never in the message.
+    debugError(`toolhost ${report.code} failure`, error);
     printFailure(io, argv.includes('--json'), report);
     return report.exitCode;
   }
+}
+
+// The command is the first word: toolhost has no global options but --help and --version.
+function commandsFor(argv: readonly string[]): Promise<Register[]> {
+  const first = argv[0];
+  const load = first !== undefined && Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+  return Promise.all(load === undefined ? Object.values(COMMANDS).map((each) => each()) : [load()]);
 }
 
 // Asked only where a human is: the same rule as an approval prompt (terminals, no --json, no CI,
@@ -88,6 +96,8 @@ async function offerOnTerminal(
   argv: readonly string[],
   io: CliIo,
 ): Promise<boolean> {
+  const { detectInteraction } = await import('./commands/interaction.js');
+  const { offerConfigApproval } = await import('./config/offer-config-approval.js');
   const interaction = detectInteraction(io, {
     json: argv.includes('--json'),
     stdinUsed: argv.includes('-'),

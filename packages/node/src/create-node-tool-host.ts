@@ -1,7 +1,4 @@
 import type { AnyToolDef, ToolHost } from '@toolhost/core';
-import { createHostEgressArm } from './egress/create-host-egress-arm.js';
-import { createHostOsArm } from './os/create-host-os-arm.js';
-import { createHostProcessArm } from './process/create-host-process-arm.js';
 import { createFsArm } from './fs/create-fs-arm.js';
 import { createJail } from './fs/jail.js';
 import type { Jail } from './fs/jail.js';
@@ -82,9 +79,17 @@ export async function createNodeToolHost(
       fs: createFsArm(parts.jail, parts.media, resolved.readOnly),
       outputStore,
       media,
-      ...createHostEgressArm(parts),
-      ...createHostProcessArm(parts),
-      ...createHostOsArm(parts),
+      // Each arm's code loads only when its options are given: a host that reads files never
+      // pays for the HTTP client, the sandbox or the OS helpers (`toolhost call` start-up).
+      ...(resolved.egress === undefined
+        ? {}
+        : (await import('./egress/create-host-egress-arm.js')).createHostEgressArm(parts)),
+      ...(resolved.process === undefined
+        ? {}
+        : (await import('./process/create-host-process-arm.js')).createHostProcessArm(parts)),
+      ...(resolved.os === undefined
+        ? {}
+        : (await import('./os/create-host-os-arm.js')).createHostOsArm(parts)),
       // One line per arm, each built from `parts`, e.g. `process: createProcessArm(parts),`
     };
     // Last, because it spawns servers.

@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { SHELL_STARTUP_FILES } from '@toolhost/node';
+import { SHELL_STARTUP_FILES } from '@toolhost/node/host';
 
 /** What the protected-path rule needs to know about this host. */
 export interface ProtectedPathContext {

@@ -1,5 +1,6 @@
 import { ToolCancelledError, unwrapUntrusted, type DurableMediaPart } from '@toolhost/core';
 import type { Command } from 'commander';
+import { debugError } from '../debug-log.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { openSession, type Session } from '../session/open-session.js';
 import { printJson, type CliIo } from './cli-io.js';
@@ -60,6 +61,8 @@ async function runCall(
   try {
     const session = await openSession({
       settings,
+      // One call: the host builds only the arms this tool uses.
+      dispatchable: [toolId],
       ...(interaction.prompter === undefined
         ? { nonInteractiveReason: interaction.reason }
         : { prompter: interaction.prompter }),
@@ -135,6 +138,7 @@ async function dispatchOnce(input: DispatchInput): Promise<number> {
     }
     return EXIT_CODES.success;
   } catch (error) {
+    debugError(`toolhost call ${safeToolName(toolId)} failed`, error);
     // Cancel wins: whatever the pipeline threw after an interrupt, the user asked to stop.
     const described = describeFailure(signal.aborted ? new ToolCancelledError(toolId) : error);
     // The operator's next step, with this call's own ids (flags the operator typed, not args).

@@ -1,5 +1,5 @@
 import { EffectJournalError } from '@toolhost/core';
-import { SqliteDriverMissingError, SqliteJournalError } from '@toolhost/node';
+import { SqliteDriverMissingError, SqliteJournalError } from '@toolhost/node/host';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { FailureReport } from './describe-failure.js';
 

@@ -28,7 +28,8 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
     program.command('doctor').description('show the host arms, helpers, policy and refusals'),
   ).action(async (options: PolicyOptionValues) => {
     const settings = settingsFromOptions(options, io);
-    const session = await openSession({ settings });
+    // doctor reports an unknown grant id (notRegistered) instead of refusing it.
+    const session = await openSession({ settings, allowUnknownGrant: true });
     try {
       const helpers = findHelpers(io.env['PATH'], Object.values(HELPERS).flat());
       const arms = Object.fromEntries(ARMS.map((arm) => [arm, session.host[arm] !== undefined]));

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isOnReadFloor, isOnWriteFloor, type FloorContext } from '@toolhost/node';
+import { isOnReadFloor, isOnWriteFloor, type FloorContext } from '@toolhost/node/host';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 
 /** A lexical verdict on an fs target; the host re-judges on the realpath when the call runs. */

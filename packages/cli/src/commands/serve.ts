@@ -45,12 +45,18 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       const callLimits = toCallLimits(options);
       // Loaded lazily so `call` and friends never pay for the MCP SDK.
       const { startMcpServer } = await import('../mcp-server.js');
-      await startMcpServer({
-        settings,
-        io,
-        callLimits,
-        ...(transport === undefined ? {} : { transport }),
-      });
+      try {
+        await startMcpServer({
+          settings,
+          io,
+          callLimits,
+          ...(transport === undefined ? {} : { transport }),
+        });
+      } catch (error) {
+        throw transport === undefined
+          ? error
+          : (toListenUsageError(error, transport.port) ?? error);
+      }
       setExit(EXIT_CODES.success);
     });
 }
@@ -121,4 +127,26 @@ function idleTimeoutMs(value: string | undefined): number | undefined {
       '--session-idle-timeout takes a number of seconds above 0 (at most 24 days)',
     );
   return ms;
+}
+
+// The port the operator chose (or the free one the kernel picked) could not be bound: a fact of
+// this machine the flag can fix, not an internal error. The port is the operator's own number.
+function toListenUsageError(error: unknown, port: number): CliUsageError | undefined {
+  if (!(error instanceof Error) || (error as NodeJS.ErrnoException).syscall !== 'listen')
+    return undefined;
+  const where = `port ${port} on 127.0.0.1`;
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new CliUsageError(
+        `${where} is already in use; pick another with --http <port> or omit the port for a free one`,
+        { cause: error },
+      );
+    case 'EACCES':
+      return new CliUsageError(
+        `${where} needs privileges this user lacks; pick one above 1023 with --http <port> or omit the port for a free one`,
+        { cause: error },
+      );
+    default:
+      return undefined;
+  }
 }

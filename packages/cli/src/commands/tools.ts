@@ -33,7 +33,8 @@ export function registerTools(program: Command, io: CliIo, setExit: (code: numbe
     )
     .action(async (options: ToolsOptions) => {
       const settings = settingsFromOptions(options, io);
-      const session = await openSession({ settings });
+      // Listing dispatches nothing: no arm is built (MCP discovery still runs for an mcp_ grant).
+      const session = await openSession({ settings, dispatchable: [] });
       try {
         const tools = session.grantedTools;
         if (options.provider !== undefined) {
@@ -52,10 +53,6 @@ export function registerTools(program: Command, io: CliIo, setExit: (code: numbe
           const width = Math.max(0, ...tools.map((tool) => tool.id.length));
           for (const tool of tools) {
             io.stdout.write(`${tool.id.padEnd(width)}  ${firstSentence(tool.description)}\n`);
-          }
-          const missing = settings.grant.filter((id) => !tools.some((tool) => tool.id === id));
-          if (missing.length > 0) {
-            io.stderr.write(`toolhost: granted but not registered: ${missing.join(', ')}\n`);
           }
         }
         setExit(EXIT_CODES.success);

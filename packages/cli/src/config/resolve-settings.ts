@@ -7,7 +7,7 @@ import {
   type ProcessBudgets,
   type SandboxAllowance,
   type SandboxMode,
-} from '@toolhost/node';
+} from '@toolhost/node/host';
 import { CliUsageError } from '../cli-error.js';
 import {
   APPROVAL_MODES,
@@ -54,6 +54,8 @@ export interface EffectiveSettings {
   /** Whether a config file was actually read (false: defaults and flags only). */
   readonly configLoaded: boolean;
   readonly grant: readonly string[];
+  /** Who named the grant: `--tools`, the config's `tools`, or `DEFAULT_GRANT`. */
+  readonly grantSource: 'flag' | 'config' | 'default';
   readonly fsScope: (typeof FS_SCOPES)[number];
   readonly extraRoots: readonly string[];
   readonly toolPolicy: Required<ToolPolicy>;
@@ -97,6 +99,8 @@ export function resolveSettings(
     configFile: loaded.file ?? path.join(root, CONFIG_FILE_NAME),
     configLoaded: loaded.file !== undefined,
     grant: [...new Set(flags.tools ?? config.tools ?? DEFAULT_GRANT)],
+    grantSource:
+      flags.tools !== undefined ? 'flag' : config.tools !== undefined ? 'config' : 'default',
     fsScope,
     extraRoots,
     toolPolicy: {

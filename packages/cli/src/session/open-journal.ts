@@ -1,10 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import {
-  createSqliteEffectJournal,
-  SqliteJournalError,
-  type SqliteEffectJournal,
-} from '@toolhost/node';
+import { SqliteJournalError, type SqliteEffectJournal } from '@toolhost/node/host';
 import { CliUsageError } from '../cli-error.js';
 
 /** The journal file name inside the state directory, when `--journal` is not given. */
@@ -44,6 +40,8 @@ export async function openJournal(
     }
   }
   try {
+    // The store's code loads with the first journaled command, never at every start.
+    const { createSqliteEffectJournal } = await import('@toolhost/node');
     return await createSqliteEffectJournal({ file });
   } catch (error) {
     throw toJournalCliError(error);

@@ -14,11 +14,12 @@ import {
 } from '@toolhost/core';
 import {
   createNodeToolHost,
+  type NodeToolHostHandle,
   type NodeToolHostOptions,
   type SpillQuotaOptions,
   type SqliteEffectJournal,
-} from '@toolhost/node';
-import { CliUsageError } from '../cli-error.js';
+} from '@toolhost/node/host';
+import { CliUsageError, UnknownGrantError } from '../cli-error.js';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
@@ -29,7 +30,6 @@ import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { createOutputTail } from '../progress/output-tail.js';
 import { withProcessProgress } from '../progress/with-process-progress.js';
 import { createCredentialResolver } from './resolve-credential.js';
-import { journalFiles, openJournal } from './open-journal.js';
 import { toMcpDeclarations } from './to-mcp-declarations.js';
 
 /** How a session talks to its human, if there is one. */
@@ -50,6 +50,16 @@ export interface SessionOptions {
   readonly spillQuota?: SpillQuotaOptions;
   /** The scope media is stored and read under (default `workspace:<root>`). */
   readonly mediaScope?: string;
+  /**
+   * Open even when the grant names ids no tool has (`doctor`, which reports them); otherwise
+   * such a grant is refused with `UnknownGrantError` once MCP discovery is done.
+   */
+  readonly allowUnknownGrant?: boolean;
+  /**
+   * The only tools this session will dispatch (`call`: the one it runs). Host arms none of them
+   * needs are not built, so their code never loads. Absent: every arm, whatever the grant.
+   */
+  readonly dispatchable?: readonly ToolId[];
 }
 
 /** Where a session's effect journal lives. */
@@ -93,13 +103,11 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   try {
     // Then the journal: a refused file or a missing driver fails before any host exists.
     const journal =
-      options.journal === undefined
-        ? undefined
-        : await openJournal(options.journal.file, options.journal);
+      options.journal === undefined ? undefined : await openRunJournal(options.journal);
     try {
       return await assemble(options, runId, audit, journal);
     } catch (error) {
-      await journal?.close();
+      await journal?.store.close();
       throw error;
     }
   } catch (error) {
@@ -112,12 +120,14 @@ async function assemble(
   options: SessionOptions,
   runId: string,
   audit: AuditLog | undefined,
-  journal: SqliteEffectJournal | undefined,
+  opened: OpenedJournal | undefined,
 ): Promise<Session> {
+  const journal = opened?.store;
   const { settings } = options;
   const resolveCredential = createCredentialResolver(settings.credentials);
   // The last output line of a long command, shown beside its elapsed time on a terminal.
   const tail = options.progress === undefined ? undefined : createOutputTail();
+  const arms = armsFor(options.dispatchable);
   const created = await createHost({
     root: settings.root,
     fsScope: settings.fsScope,
@@ -129,15 +139,20 @@ async function assemble(
     runId,
     ...(options.spillQuota === undefined ? {} : { spillQuota: options.spillQuota }),
     configFile: settings.configFile,
-    // Every arm is present; what may run is decided by the grant, the allowlists and the mode.
-    egress: { resolveCredential },
-    process: {
-      budgets: settings.budgets,
-      sandbox: settings.sandbox,
-      ...settings.sandboxAllowance,
-      ...(tail === undefined ? {} : { onOutput: (output) => tail.observe(output) }),
-    },
-    os: {},
+    // What may run is decided by the grant, the allowlists and the mode; an arm is left out
+    // only when no tool this session can dispatch uses it (the grant check refuses the rest first).
+    ...(arms.egress ? { egress: { resolveCredential } } : {}),
+    ...(arms.process
+      ? {
+          process: {
+            budgets: settings.budgets,
+            sandbox: settings.sandbox,
+            ...settings.sandboxAllowance,
+            ...(tail === undefined ? {} : { onOutput: (output) => tail.observe(output) }),
+          },
+        }
+      : {}),
+    ...(arms.os ? { os: {} } : {}),
     // MCP servers are started only when the grant can reach them: `call read_file` must not
     // spawn every configured server.
     ...(needsMcp(settings)
@@ -160,6 +175,7 @@ async function assemble(
           ...(tail === undefined ? {} : { tail }),
         });
   const tools = [...BUILTIN_TOOLS, ...created.mcpTools];
+  if (options.allowUnknownGrant !== true) await refuseUnknownGrant(settings, tools, created);
   const engine = createToolRegistry({ tools, host });
   const registry = audit === undefined ? engine : withAudit(engine, audit);
   const granted = new Set(settings.grant);
@@ -172,7 +188,7 @@ async function assemble(
     // So is the journal and its key: a rewritten record would be replayed as a real result.
     files: [
       ...(settings.auditLog === undefined ? [] : [realpathSync(settings.auditLog)]),
-      ...(options.journal === undefined ? [] : journalFiles(realJournalPath(options.journal.file))),
+      ...(opened?.files ?? []),
     ],
   };
   const confirm = createConfirmHook({
@@ -235,6 +251,24 @@ async function assemble(
   };
 }
 
+interface OpenedJournal {
+  readonly store: SqliteEffectJournal;
+  /** The journal and its key: on the write floor of every tool. */
+  readonly files: readonly string[];
+}
+
+// Loaded only for a journaled run: the journal's code and its driver are not start-up cost.
+async function openRunJournal(options: SessionJournalOptions): Promise<OpenedJournal> {
+  const { journalFiles, openJournal } = await import('./open-journal.js');
+  const store = await openJournal(options.file, options);
+  try {
+    return { store, files: journalFiles(realJournalPath(options.file)) };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
 // The journal file exists once opened; its directory is resolved so a symlinked state dir matches.
 function realJournalPath(file: string): string {
   return path.join(realpathSync(path.dirname(file)), path.basename(file));
@@ -258,6 +292,43 @@ async function createHost(options: NodeToolHostOptions): ReturnType<typeof creat
     if (error instanceof TypeError) throw new CliUsageError(error.message);
     throw error;
   }
+}
+
+// After discovery, so a discovered MCP tool is known. A server that failed to connect cannot say
+// which of its tools exist: ids under its prefix stay unavailable (its report says why), not
+// unknown. The host (and its servers) is closed before the refusal.
+async function refuseUnknownGrant(
+  settings: EffectiveSettings,
+  tools: readonly AnyToolDef[],
+  created: NodeToolHostHandle,
+): Promise<void> {
+  const known = new Set(tools.map((tool) => tool.id));
+  const undiscoverable = (created.mcpReport?.servers ?? [])
+    .filter((server) => server.status === 'failed')
+    .map((server) => `mcp_${server.name}_`.replace(/[^A-Za-z0-9_-]/g, '_'));
+  const unknown = settings.grant.filter(
+    (id) => !known.has(id) && !undiscoverable.some((prefix) => id.startsWith(prefix)),
+  );
+  if (unknown.length === 0) return;
+  await created.close();
+  throw new UnknownGrantError(unknown, [...known].sort(), settings.grantSource);
+}
+
+// From the tools' own policy classes, so a new tool needs no list here.
+function armsFor(dispatchable: readonly ToolId[] | undefined): {
+  readonly egress: boolean;
+  readonly process: boolean;
+  readonly os: boolean;
+} {
+  if (dispatchable === undefined) return { egress: true, process: true, os: true };
+  const policies = BUILTIN_TOOLS.filter((tool) => dispatchable.includes(tool.id)).map(
+    (tool) => tool.policy,
+  );
+  return {
+    egress: policies.some((policy) => policy.egress === 'http' || policy.egress === 'search'),
+    process: policies.some((policy) => policy.spawnsProcess),
+    os: policies.some((policy) => policy.os === true),
+  };
 }
 
 function needsMcp(settings: EffectiveSettings): boolean {

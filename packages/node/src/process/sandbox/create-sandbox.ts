@@ -105,10 +105,8 @@ export function standaloneSandboxContext(
   };
 }
 
-/** `required` on Linux, where bubblewrap exists; `off` elsewhere (doctor and serve say so). */
-export function defaultSandboxMode(): SandboxMode {
-  return process.platform === 'linux' ? 'required' : 'off';
-}
+// In a file of its own so the host's light entry (`@toolhost/node/host`) need not load the sandbox.
+export { defaultSandboxMode } from './default-sandbox-mode.js';
 
 /** Builds the host's sandbox; `mode: 'off'` still answers `describe`. */
 export function createSandbox(
