@@ -40,6 +40,63 @@ describe('toolhost tools / doctor / serve', () => {
     expect(firstName(JSON.parse(result.stdout))).toBe('read_file');
   });
 
+  it('grants the workspace tools by name and lowers them strict for OpenAI', async () => {
+    const workspace = 'create_directory,edit_file,move_file,search_files';
+    const result = await run(['tools', '--tools', workspace, '--provider', 'openai']);
+
+    expect(result.code).toBe(0);
+    const lowered = JSON.parse(result.stdout) as {
+      function: { name: string; strict: boolean };
+    }[];
+    expect(lowered.map((tool) => [tool.function.name, tool.function.strict])).toEqual(
+      workspace.split(',').map((id) => [id, true]),
+    );
+  });
+
+  it('serves a workspace tool over MCP and searches through it', async () => {
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'cli-test', version: '0' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'search_files',
+          arguments: { pattern: 'workspace-tool-marker' },
+        },
+      },
+    ];
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(join(ws.root, 'marked.txt'), 'a workspace-tool-marker line\n'),
+    );
+
+    const result = await runCli(['serve', '--tools', 'search_files', ...ws.stateFlags], {
+      cwd: ws.root,
+      input: `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`,
+      keepStdinOpenMs: 3_000,
+    });
+
+    expect(result.code).toBe(0);
+    const reply = result.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { id?: number; result?: { content?: { text?: string }[] } },
+      )
+      .find((message) => message.id === 2);
+    expect(reply?.result?.content?.[0]?.text).toContain('marked.txt:1:3: a workspace-tool-marker line');
+  });
+
   it('never shows a config-only parameter in a lowered schema', async () => {
     const result = await run(['tools', '--tools', 'run_command', '--provider', 'anthropic']);
 

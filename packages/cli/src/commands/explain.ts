@@ -1,5 +1,6 @@
 import {
   BUILTIN_TOOLS,
+  WORKSPACE_TOOLS,
   createToolRegistry,
   ToolArgsInvalidError,
   ToolPolicyError,
@@ -86,7 +87,10 @@ export async function explainCall(
 ): Promise<{ steps: ExplainStep[]; exitCode: number }> {
   const readOnly = settings.mode === 'plan';
   const probeHost = createProbeHost({ readOnly });
-  const registry = createToolRegistry({ tools: [...BUILTIN_TOOLS], host: probeHost });
+  const registry = createToolRegistry({
+    tools: [...BUILTIN_TOOLS, ...WORKSPACE_TOOLS],
+    host: probeHost,
+  });
   let approvalRequest: ToolApprovalRequest | undefined;
   let reached: { target?: PolicyTarget } | undefined;
   const parameters = settings.toolConfig[toolId];

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import {
   BUILTIN_TOOLS,
+  WORKSPACE_TOOLS,
   createToolRegistry,
   redactSecretShapedText,
   type AnyToolDef,
@@ -31,6 +32,9 @@ import { createOutputTail } from '../progress/output-tail.js';
 import { withProcessProgress } from '../progress/with-process-progress.js';
 import { createCredentialResolver } from './resolve-credential.js';
 import { toMcpDeclarations } from './to-mcp-declarations.js';
+
+/** The tools every session registers before MCP discovery: the spec's 13 and the workspace tools. */
+const LOCAL_TOOLS = [...BUILTIN_TOOLS, ...WORKSPACE_TOOLS];
 
 /** How a session talks to its human, if there is one. */
 export interface SessionOptions {
@@ -162,7 +166,7 @@ async function assemble(
             // The process arm's allowance is not a server's: each entry declares its own.
             sandbox: settings.sandbox,
             resolveCredential,
-            reservedIds: BUILTIN_TOOLS.map((tool) => tool.id),
+            reservedIds: LOCAL_TOOLS.map((tool) => tool.id),
           },
         }
       : {}),
@@ -174,7 +178,7 @@ async function assemble(
           stream: options.progress,
           ...(tail === undefined ? {} : { tail }),
         });
-  const tools = [...BUILTIN_TOOLS, ...created.mcpTools];
+  const tools = [...LOCAL_TOOLS, ...created.mcpTools];
   if (options.allowUnknownGrant !== true) await refuseUnknownGrant(settings, tools, created);
   const engine = createToolRegistry({ tools, host });
   const registry = audit === undefined ? engine : withAudit(engine, audit);
@@ -321,7 +325,7 @@ function armsFor(dispatchable: readonly ToolId[] | undefined): {
   readonly os: boolean;
 } {
   if (dispatchable === undefined) return { egress: true, process: true, os: true };
-  const policies = BUILTIN_TOOLS.filter((tool) => dispatchable.includes(tool.id)).map(
+  const policies = LOCAL_TOOLS.filter((tool) => dispatchable.includes(tool.id)).map(
     (tool) => tool.policy,
   );
   return {
