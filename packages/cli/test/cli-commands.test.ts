@@ -94,7 +94,9 @@ describe('toolhost tools / doctor / serve', () => {
         (line) => JSON.parse(line) as { id?: number; result?: { content?: { text?: string }[] } },
       )
       .find((message) => message.id === 2);
-    expect(reply?.result?.content?.[0]?.text).toContain('marked.txt:1:3: a workspace-tool-marker line');
+    expect(reply?.result?.content?.[0]?.text).toContain(
+      'marked.txt:1:3: a workspace-tool-marker line',
+    );
   });
 
   it('never shows a config-only parameter in a lowered schema', async () => {

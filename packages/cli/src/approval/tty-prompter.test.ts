@@ -111,7 +111,9 @@ describe('createTtyPrompter', () => {
       preview: { path: 'src/a.ts', change: '- const a = 1;\n+ const a = 2;\x1b[2K' },
     });
 
-    expect(text).toContain('  path:    src/a.ts\n  change:\n    - const a = 1;\n    + const a = 2;^[[2K\n');
+    expect(text).toContain(
+      '  path:    src/a.ts\n  change:\n    - const a = 1;\n    + const a = 2;^[[2K\n',
+    );
     expect(text).not.toContain('\x1b');
   });
 
