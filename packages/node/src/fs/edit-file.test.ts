@@ -199,12 +199,15 @@ describe('edit_file under the jail', () => {
     const target = requested === 'ABS_OUTSIDE' ? path.join(box.outside, 't.txt') : requested;
     const fs = box.fs as Required<FsCapability>;
 
-    const attempts = [false, true].map((dryRun) =>
-      fs.editFile({ path: target, edits: [{ oldText: SECRET, newText: 'pwned' }], dryRun }),
-    );
-
-    for (const attempt of attempts)
+    // One at a time: a second call started alongside would reject before its handler is on.
+    for (const dryRun of [false, true]) {
+      const attempt = fs.editFile({
+        path: target,
+        edits: [{ oldText: SECRET, newText: 'pwned' }],
+        dryRun,
+      });
       await expect(attempt).rejects.toMatchObject({ code: 'tool_denied', reason });
+    }
     for (const name of ['.env', '.git/HEAD', '.bashrc', 'toolhost.config.json'])
       expect(await readFile(path.join(box.root, name), 'utf8')).toBe(SECRET);
   });
