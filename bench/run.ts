@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -27,17 +28,25 @@ const names = entries
   .map((entry) => entry.name)
   .sort();
 
-const rows: BenchRow[] = [];
+// A bench's `runLast` rows depend on disk writeback (spills): they run after every bench's
+// `run`, so the dirty pages they leave cannot slow the rows measured after them.
+interface BenchModule {
+  run?: () => Promise<BenchRow[]>;
+  runLast?: () => Promise<BenchRow[]>;
+}
+const modules: BenchModule[] = [];
 for (const name of names) {
   const modulePath = join(benchDir, name, 'index.ts');
-  let module: { run?: () => Promise<BenchRow[]> };
   try {
-    module = (await import(pathToFileURL(modulePath).href)) as typeof module;
-  } catch {
-    continue;
+    modules.push((await import(pathToFileURL(modulePath).href)) as BenchModule);
+  } catch (error) {
+    process.stderr.write(`bench ${name}: not loaded (${String(error)})\n`);
   }
-  if (typeof module.run === 'function') rows.push(...(await module.run()));
 }
+const rows: BenchRow[] = [];
+for (const module of modules) if (module.run !== undefined) rows.push(...(await module.run()));
+for (const module of modules)
+  if (module.runLast !== undefined) rows.push(...(await module.runLast()));
 
 const format = (value: number): string => value.toFixed(1);
 const lines = [
@@ -48,4 +57,7 @@ const lines = [
       `| ${row.name} | ${row.subject} | ${row.baseline} | ${format(row.subjectUs)} | ${format(row.baselineUs)} | ${row.ratio.toFixed(2)}x | ${row.target ?? ''} |`,
   ),
 ];
-process.stdout.write(`${lines.join('\n')}\n`);
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Linux ${release()}, Node ${process.versions.node}, load average at the end ${loadavg()
+  .map((load) => load.toFixed(2))
+  .join(' ')}`;
+process.stdout.write(`Machine: ${machine}\n\n${lines.join('\n')}\n`);

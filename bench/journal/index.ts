@@ -14,7 +14,7 @@ import {
 } from '@toolhost/core';
 
 import type { BenchRow } from '../bench-row.js';
-import { sampleInterleaved, type Sample } from '../process/sample-interleaved.js';
+import { sampleInterleaved, type Sample } from '../sample-interleaved.js';
 import { effectArgsDigest } from '../../packages/core/src/journal/effect-identity.js';
 import { createSqliteEffectJournal } from '../../packages/node/src/journal/create-sqlite-effect-journal.js';
 import { loadSqliteDriver } from '../../packages/node/src/journal/load-sqlite-driver.js';

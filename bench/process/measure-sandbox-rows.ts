@@ -16,7 +16,7 @@ import {
 import { ONE_MIB_FILE } from './create-bench-workspace.js';
 import { runCommandThrough } from './dispatch-run-command.js';
 import { rawSpawn } from './raw-spawn.js';
-import { sampleInterleaved, type Sample } from './sample-interleaved.js';
+import { sampleInterleaved, type Sample } from '../sample-interleaved.js';
 
 /**
  * `run_command` of `true`, `cat` 1 MiB and `node -e 0` sandboxed (bwrap, the default on Linux)

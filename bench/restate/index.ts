@@ -17,7 +17,7 @@ import {
 import { createNodeToolHost, createSqliteEffectJournal } from '@toolhost/node';
 
 import type { BenchRow } from '../bench-row.js';
-import { sampleInterleaved } from '../process/sample-interleaved.js';
+import { sampleInterleaved } from '../sample-interleaved.js';
 import {
   freePort,
   startRestateServer,

@@ -1,5 +1,5 @@
 import type { BenchRow } from '../bench-row.js';
-import type { Sample } from '../process/sample-interleaved.js';
+import type { Sample } from '../sample-interleaved.js';
 
 /** Tool calls in one benchmarked run. */
 export const CALLS = 10;

@@ -6,7 +6,7 @@ import { createToolRegistry, editFileTool, type ToolDispatchContext } from '@too
 
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
 import type { BenchRow } from '../bench-row.js';
-import { sampleInterleaved, type Sample } from '../process/sample-interleaved.js';
+import { sampleInterleaved, type Sample } from '../sample-interleaved.js';
 
 const KIB = 1024;
 const CONTEXT: ToolDispatchContext = {

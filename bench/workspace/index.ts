@@ -13,7 +13,7 @@ import {
   sampleInterleaved,
   type Sample,
   type TimedOperation,
-} from '../process/sample-interleaved.js';
+} from '../sample-interleaved.js';
 
 const DIRECTORIES = 100;
 const FILES = 100;

@@ -1,3 +1,5 @@
+import type { BenchRow } from './bench-row.js';
+
 /** One timed operation; `before` and `after` run outside the timed region (setup, teardown). */
 export interface TimedOperation {
   readonly before?: () => Promise<void>;
@@ -56,4 +58,34 @@ export async function sampleInterleaved<Name extends string>(
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** A median row and a min row for one comparison; `label` names them both. */
+export function interleavedRows({
+  label,
+  subject,
+  baseline,
+  subjectSample,
+  baselineSample,
+  target,
+}: {
+  readonly label: string;
+  readonly subject: string;
+  readonly baseline: string;
+  readonly subjectSample: Sample;
+  readonly baselineSample: Sample;
+  readonly target?: string;
+}): BenchRow[] {
+  return (['median', 'min'] as const).map((statistic) => {
+    const of = (sample: Sample) => (statistic === 'median' ? sample.medianUs : sample.minUs);
+    return {
+      name: `${label} (wall ${statistic})`,
+      subject,
+      baseline,
+      subjectUs: of(subjectSample),
+      baselineUs: of(baselineSample),
+      ratio: of(subjectSample) / of(baselineSample),
+      ...(target === undefined ? {} : { target }),
+    };
+  });
 }
