@@ -6,31 +6,37 @@ import { fileURLToPath } from 'node:url';
 import type { BenchRow } from '../bench-row.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+// The published binary (the esbuild bundle) and tsc's unbundled output of the same sources.
+const BUNDLE_BIN = join(REPO, 'packages/cli/dist/bundle/toolhost.js');
 const DIST_BIN = join(REPO, 'packages/cli/dist/bin.js');
 const SAMPLES = 15;
 const WARMUP = 2;
 
 /**
  * Wall time of one `toolhost` process end to end (start, config, host, dispatch, exit), against
- * a bare `node -e 0` start. The built binary when present (`npm run build`), else the sources.
- * The two run in turn (baseline, subject, baseline, …) so a machine slowing down mid-run slows
- * both; each subject gets two rows, the minimum (the start-up cost itself) and the median (what a
- * user waits on this machine now).
+ * a bare `node -e 0` start: the published bundle and the unbundled tsc output when built (`npm run
+ * build`), else the sources. All run in turn (baseline, subjects, baseline, …); each subject gets
+ * two rows, the minimum (the start-up cost itself) and the median (what a user waits now).
  */
 export async function run(): Promise<BenchRow[]> {
   const base = mkdtempSync(join(tmpdir(), 'toolhost-bench-cli-'));
   const root = join(base, 'app');
   spawnSync('mkdir', [root]);
   writeFileSync(join(root, 'notes.txt'), 'hello\n');
-  const built = existsSync(DIST_BIN);
-  const binArgv = built
-    ? [DIST_BIN]
-    : [
+  const subjects: { readonly label: string; readonly argv: readonly string[] }[] = [
+    ...(existsSync(BUNDLE_BIN) ? [{ label: 'bundle', argv: [BUNDLE_BIN] }] : []),
+    ...(existsSync(DIST_BIN) ? [{ label: 'tsc dist, unbundled', argv: [DIST_BIN] }] : []),
+  ];
+  if (subjects.length === 0)
+    subjects.push({
+      label: 'tsx sources',
+      argv: [
         '--conditions=source',
         '--import',
         join(REPO, 'node_modules/tsx/dist/loader.mjs'),
         join(REPO, 'packages/cli/src/bin.ts'),
-      ];
+      ],
+    });
   const state = ['--state-dir', join(base, 'state')];
   // No inherited NODE_OPTIONS: a loader or an inspector would be timed with the binary.
   const env = { ...process.env };
@@ -55,33 +61,36 @@ export async function run(): Promise<BenchRow[]> {
         3,
       ],
     ] as const) {
-      const subjectArgv = [...binArgv, ...args, ...state];
+      // Baseline and every subject in turn, so a machine slowing down slows them all.
       const baselines: number[] = [];
-      const subjects: number[] = [];
+      const times = subjects.map(() => [] as number[]);
       for (let index = 0; index < WARMUP + SAMPLES; index += 1) {
         const baselineUs = timeUs(['-e', '0']);
-        const subjectUs = timeUs(subjectArgv, status);
+        const subjectUs = subjects.map((subject) =>
+          timeUs([...subject.argv, ...args, ...state], status),
+        );
         if (index < WARMUP) continue;
         baselines.push(baselineUs);
-        subjects.push(subjectUs);
+        subjectUs.forEach((us, which) => times[which]?.push(us));
       }
-      const subject = `toolhost ${args[0]} (${built ? 'dist' : 'tsx sources'})`;
-      for (const [statistic, pick] of [
-        ['min', min],
-        ['median', median],
-      ] as const) {
-        const subjectUs = pick(subjects);
-        const baselineUs = pick(baselines);
-        rows.push({
-          name: `${name} (${statistic} of ${SAMPLES})`,
-          subject,
-          baseline: 'node -e 0',
-          subjectUs,
-          baselineUs,
-          ratio: subjectUs / baselineUs,
-          target: '≤2.5x',
-        });
-      }
+      subjects.forEach((subject, which) => {
+        for (const [statistic, pick] of [
+          ['min', min],
+          ['median', median],
+        ] as const) {
+          const subjectUs = pick(times[which] ?? []);
+          const baselineUs = pick(baselines);
+          rows.push({
+            name: `${name} (${statistic} of ${SAMPLES})`,
+            subject: `toolhost ${args[0]} (${subject.label})`,
+            baseline: 'node -e 0',
+            subjectUs,
+            baselineUs,
+            ratio: subjectUs / baselineUs,
+            ...(subject.label === 'bundle' ? { target: '≤2.5x' } : {}),
+          });
+        }
+      });
     }
     return rows;
   } finally {

@@ -22,3 +22,45 @@ describe('defineTool parseArgs', () => {
     expect(attempt).not.toThrow(/ignore.previous/);
   });
 });
+
+describe('defineTool llmVisibleParams', () => {
+  const shape = { when: z.date() };
+  const policy = { fsScoped: false, spawnsProcess: false, requiresGateApproval: false };
+
+  it('refuses a parameter with no JSON Schema form where a non-built-in tool is defined', () => {
+    const define = (): unknown =>
+      defineTool({
+        id: 'plug',
+        description: 'd',
+        args: z.strictObject(shape),
+        policy,
+        dispatch: async () => 'ok',
+      });
+
+    expect(define).toThrow();
+  });
+
+  it('derives a built-in schema once, on first read, and hands every reader the same frozen object', () => {
+    const tool = defineTool({
+      id: 'lazy',
+      source: 'builtin',
+      description: 'd',
+      args: z.strictObject({ path: z.string(), secret: z.string() }),
+      configOnlyParams: ['secret'],
+      policy,
+      dispatch: async () => 'ok',
+    });
+
+    const first = tool.llmVisibleParams;
+
+    expect(first).toEqual({
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+      additionalProperties: false,
+    });
+    expect(tool.llmVisibleParams).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(tool)).toBe(true);
+  });
+});

@@ -27,12 +27,20 @@ export function defineTool<Shape extends z.ZodRawShape, Result>(
   input: DefineToolInput<Shape, Result>,
 ): ToolDef<z.output<z.ZodObject<Shape>>, Result> {
   const { id, args: schema, configOnlyParams = [], policyTarget } = input;
-  const llmVisibleParams = toLlmVisibleParams(schema, configOnlyParams);
+  // A built-in's JSON Schema is derived on first read: a CLI call or a dispatch never lowers, and
+  // deriving all of them at import was a tenth of a `toolhost call` start (every built-in is
+  // lowered in this package's tests). Anyone else's tool is derived now, so a parameter with no
+  // JSON Schema form fails where the tool is defined. Memoised: every reader gets one object.
+  let llmVisibleParams =
+    input.source === 'builtin' ? undefined : toLlmVisibleParams(schema, configOnlyParams);
   const def: ToolDef<z.output<z.ZodObject<Shape>>, Result> = {
     id,
     source: input.source ?? 'plugin',
     description: input.description,
-    llmVisibleParams,
+    get llmVisibleParams() {
+      llmVisibleParams ??= toLlmVisibleParams(schema, configOnlyParams);
+      return llmVisibleParams;
+    },
     configOnlyParams: Object.freeze([...configOnlyParams]),
     policy: Object.freeze({ ...input.policy }),
     parseArgs(raw: unknown) {
