@@ -9,6 +9,7 @@ const workspacePackages = [
   'openai-agents',
   'anthropic',
   'restate',
+  'otel',
 ];
 
 // Workspace packages resolve to their TypeScript sources, so tests never need a build. An alias,
