@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 import type BetterSqlite3 from 'better-sqlite3';
 import {
@@ -9,16 +9,15 @@ import {
 } from '@toolhost/core';
 
 import { SqliteJournalError } from './journal-errors.js';
-import { keyedDigest } from './journal-key.js';
+import {
+  argsMacMemo,
+  assertGcWindow,
+  assertResolveAs,
+  judgeEffectRow,
+  journalSha256,
+  type EffectRow,
+} from './judge-effect-row.js';
 import type { SqliteEffectJournal, UnresolvedClaim } from './sqlite-effect-journal-types.js';
-
-interface EffectRow {
-  readonly tool_id: string;
-  readonly args_mac: Buffer;
-  readonly claim_id: string;
-  readonly state: 'prepared' | 'settled';
-  readonly record: string | null;
-}
 
 interface ClaimRow {
   readonly run_id: string;
@@ -27,9 +26,6 @@ interface ClaimRow {
   readonly claim_id: string;
   readonly prepared_at: number;
 }
-
-const ABSENT: JournalState = { kind: 'absent' };
-const MISMATCH: JournalState = { kind: 'mismatch' };
 
 /**
  * The journal's methods over an open, migrated database. better-sqlite3 is synchronous: each
@@ -66,14 +62,7 @@ export function sqliteEffectJournal(
   const deleteSettledBefore = database.prepare(
     "DELETE FROM effect WHERE state = 'settled' AND settled_at < ?",
   );
-  // The engine looks a call up and then prepares it: one HMAC (~8 µs) serves both.
-  let lastMac: { readonly argsDigest: string; readonly mac: Buffer } | undefined;
-  const macOf = (argsDigest: string): Buffer => {
-    if (lastMac?.argsDigest !== argsDigest) {
-      lastMac = { argsDigest, mac: keyedDigest(key, argsDigest) };
-    }
-    return lastMac.mac;
-  };
+  const macOf = argsMacMemo(key);
   let closed = false;
   const open = (): void => {
     if (closed) throw new SqliteJournalError('journal_closed');
@@ -98,18 +87,11 @@ export function sqliteEffectJournal(
   );
 
   return {
-    // The engine digests arguments with this instead of WebCrypto's async SHA-256 (~50 µs).
-    sha256: (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest()),
+    sha256: journalSha256,
     async lookup(effect: EffectKey): Promise<JournalState> {
       open();
       const row = selectCall.get(effect.runId, effect.callKey);
-      if (row === undefined) return ABSENT;
-      // Another tool or other effective arguments under the same call id is never a replay.
-      const mac = macOf(effect.argsDigest);
-      const sameArgs = row.args_mac.length === mac.length && timingSafeEqual(row.args_mac, mac);
-      if (row.tool_id !== effect.toolId || !sameArgs) return MISMATCH;
-      if (row.state === 'prepared') return { kind: 'prepared', claimId: row.claim_id };
-      return { kind: 'settled', record: parseRecord(row.record) };
+      return judgeEffectRow(row, effect, macOf, corruptRecord);
     },
 
     async prepare(effect: EffectKey): Promise<{ readonly claimId: string }> {
@@ -166,36 +148,22 @@ export function sqliteEffectJournal(
 
     async resolve(runId, callKey, as): Promise<'resolved' | 'not_found'> {
       open();
-      if (as !== 'done' && as !== 'failed') {
-        throw new TypeError("toolhost: resolve takes 'done' or 'failed'");
-      }
+      assertResolveAs(as);
       return resolve.immediate(runId, callKey, as);
     },
 
     async gc({ olderThanMs, now = Date.now() }): Promise<{ readonly removed: number }> {
       open();
-      if (!Number.isFinite(olderThanMs) || olderThanMs < 0 || !Number.isFinite(now)) {
-        throw new TypeError('toolhost: gc needs a finite, non-negative olderThanMs');
-      }
+      assertGcWindow(olderThanMs, now);
       return { removed: deleteSettledBefore.run(now - olderThanMs).changes };
     },
   };
-}
-
-function parseRecord(text: string | null): SettledEffect {
-  let record: unknown;
-  try {
-    record = text === null ? null : JSON.parse(text);
-  } catch (error) {
-    throw new SqliteJournalError('journal_corrupt', { cause: error });
-  }
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    throw new SqliteJournalError('journal_corrupt');
-  }
-  return record as SettledEffect;
 }
 
 function isConstraintViolation(error: unknown): boolean {
   const code = (error as { readonly code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
+
+const corruptRecord = (cause?: unknown): Error =>
+  new SqliteJournalError('journal_corrupt', cause === undefined ? undefined : { cause });

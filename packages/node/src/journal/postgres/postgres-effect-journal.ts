@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 import {
   operatorResolvedRecord,
@@ -7,18 +7,17 @@ import {
   type SettledEffect,
 } from '@toolhost/core';
 
-import { keyedDigest } from '../journal-key.js';
+import {
+  argsMacMemo,
+  assertGcWindow,
+  assertResolveAs,
+  judgeEffectRow,
+  journalSha256,
+  type EffectRow,
+} from '../judge-effect-row.js';
 import type { UnresolvedClaim } from '../sqlite-effect-journal-types.js';
 import { asPostgresJournalError, PostgresJournalError } from './postgres-journal-errors.js';
 import type { PostgresEffectJournal, PostgresPool } from './postgres-effect-journal-types.js';
-
-interface EffectRow {
-  readonly tool_id: string;
-  readonly args_mac: Buffer;
-  readonly claim_id: string;
-  readonly state: 'prepared' | 'settled';
-  readonly record: string | null;
-}
 
 interface ClaimRow {
   readonly run_id: string;
@@ -29,8 +28,6 @@ interface ClaimRow {
   readonly prepared_at: string;
 }
 
-const ABSENT: JournalState = { kind: 'absent' };
-const MISMATCH: JournalState = { kind: 'mismatch' };
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -60,14 +57,7 @@ export function postgresEffectJournal({
   const selectUnresolved = `SELECT run_id, call_key, tool_id, claim_id, prepared_at FROM ${effect} WHERE state = 'prepared' AND ($1::text IS NULL OR run_id = $1) ORDER BY prepared_at, seq`;
   const deleteSettledBefore = `DELETE FROM ${effect} WHERE state = 'settled' AND settled_at < $1`;
 
-  // The engine looks a call up and then prepares it: one HMAC serves both.
-  let lastMac: { readonly argsDigest: string; readonly mac: Buffer } | undefined;
-  const macOf = (argsDigest: string): Buffer => {
-    if (lastMac?.argsDigest !== argsDigest) {
-      lastMac = { argsDigest, mac: keyedDigest(key, argsDigest) };
-    }
-    return lastMac.mac;
-  };
+  const macOf = argsMacMemo(key);
   let closed = false;
   const run = async (
     text: string,
@@ -86,17 +76,10 @@ export function postgresEffectJournal({
   };
 
   return {
-    // The engine digests arguments with this instead of WebCrypto's async SHA-256 (~50 µs).
-    sha256: (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest()),
+    sha256: journalSha256,
     async lookup(call: EffectKey): Promise<JournalState> {
       const [row] = (await run(selectCall, [call.runId, call.callKey])).rows as EffectRow[];
-      if (row === undefined) return ABSENT;
-      // Another tool or other effective arguments under the same call id is never a replay.
-      const mac = macOf(call.argsDigest);
-      const sameArgs = row.args_mac.length === mac.length && timingSafeEqual(row.args_mac, mac);
-      if (row.tool_id !== call.toolId || !sameArgs) return MISMATCH;
-      if (row.state === 'prepared') return { kind: 'prepared', claimId: row.claim_id };
-      return { kind: 'settled', record: parseRecord(row.record) };
+      return judgeEffectRow(row, call, macOf, corruptRecord);
     },
 
     async prepare(call: EffectKey): Promise<{ readonly claimId: string }> {
@@ -134,9 +117,7 @@ export function postgresEffectJournal({
     },
 
     async resolve(runId, callKey, as): Promise<'resolved' | 'not_found'> {
-      if (as !== 'done' && as !== 'failed') {
-        throw new TypeError("toolhost: resolve takes 'done' or 'failed'");
-      }
+      assertResolveAs(as);
       // One conditional statement each: a worker settling the claim meanwhile wins or loses whole.
       const { changes } =
         as === 'done'
@@ -151,23 +132,11 @@ export function postgresEffectJournal({
     },
 
     async gc({ olderThanMs, now = Date.now() }): Promise<{ readonly removed: number }> {
-      if (!Number.isFinite(olderThanMs) || olderThanMs < 0 || !Number.isFinite(now)) {
-        throw new TypeError('toolhost: gc needs a finite, non-negative olderThanMs');
-      }
+      assertGcWindow(olderThanMs, now);
       return { removed: (await run(deleteSettledBefore, [Math.floor(now - olderThanMs)])).changes };
     },
   };
 }
 
-function parseRecord(text: string | null): SettledEffect {
-  let record: unknown;
-  try {
-    record = text === null ? null : JSON.parse(text);
-  } catch (error) {
-    throw new PostgresJournalError('journal_corrupt', { cause: error });
-  }
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    throw new PostgresJournalError('journal_corrupt');
-  }
-  return record as SettledEffect;
-}
+const corruptRecord = (cause?: unknown): Error =>
+  new PostgresJournalError('journal_corrupt', cause === undefined ? undefined : { cause });
