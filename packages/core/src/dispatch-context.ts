@@ -72,7 +72,21 @@ export interface ToolApprovalRequest {
 
 /** The approver's verdict; `reason` is a display-safe label. */
 export type ToolApprovalDecision =
-  { readonly outcome: 'approve' } | { readonly outcome: 'reject'; readonly reason?: string };
+  | { readonly outcome: 'approve' }
+  | {
+      readonly outcome: 'reject';
+      /** A secret-free, display-safe label. */
+      readonly reason?: string;
+      /**
+       * Who refused when no person was asked: `unasked` (a mode, or a surface with no human to
+       * ask) reports as `no_approval_hook`, `scope_escape` (a target the jail would refuse) as that
+       * policy denial. Absent: a person said no (`user_rejected`). It only labels a refusal.
+       */
+      readonly refusal?: ToolApprovalRefusal;
+    };
+
+/** How a hook labels a refusal no person made (see `ToolApprovalDecision`). */
+export type ToolApprovalRefusal = 'unasked' | 'scope_escape';
 
 /** The host-injected consent hook; an abort while prompting routes to the cancel path. */
 export type ConfirmActionHook = (

@@ -48,6 +48,7 @@ export type {
   ToolActionPreview,
   ToolApprovalContext,
   ToolApprovalDecision,
+  ToolApprovalRefusal,
   ToolApprovalRequest,
   ToolApprovalRequestedEvent,
   ToolDispatchContext,

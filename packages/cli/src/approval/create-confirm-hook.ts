@@ -28,7 +28,7 @@ export function createConfirmHook(options: ConfirmHookOptions): ConfirmActionHoo
   const cache = options.cache ?? new ApprovalCache();
   return async (request, signal) => {
     if (mode === 'ask' || mode === 'plan') {
-      return reject(
+      return refuseUnasked(
         `mode ${mode} refuses governed actions; allow with --mode accept-edits (asks you) or --mode auto`,
       );
     }
@@ -41,7 +41,7 @@ export function createConfirmHook(options: ConfirmHookOptions): ConfirmActionHoo
         (target.destination !== undefined && isProtectedPath(target.destination, paths)));
     if (mode === 'auto' && !protectedTarget) return APPROVE;
     if (cache.allows(request.toolId, request.action, target, protectedTarget)) return APPROVE;
-    if (prompter === undefined) return reject(refusalWithoutHuman(request, mode, options));
+    if (prompter === undefined) return refuseUnasked(refusalWithoutHuman(request, mode, options));
     const answer = await prompter.ask(
       {
         toolId: request.toolId,
@@ -70,6 +70,11 @@ const APPROVE: ToolApprovalDecision = Object.freeze({ outcome: 'approve' });
 
 function reject(reason: string): ToolApprovalDecision {
   return { outcome: 'reject', reason };
+}
+
+// No person was asked: the refusal is the mode's, reported as `no_approval_hook`.
+function refuseUnasked(reason: string): ToolApprovalDecision {
+  return { outcome: 'reject', reason, refusal: 'unasked' };
 }
 
 const TERMINAL_HINTS = {

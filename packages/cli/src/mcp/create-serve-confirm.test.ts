@@ -1,4 +1,4 @@
-import { ToolDeniedByUserError, ToolPolicyError, type ToolApprovalRequest } from '@toolhost/core';
+import type { ToolApprovalRequest } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import {
@@ -14,8 +14,6 @@ const write = (target: string): ToolApprovalRequest => ({
   preview: { path: target },
   unredactedPreview: { path: target },
 });
-const rejected = (reason: string) =>
-  new ToolDeniedByUserError('write_file', 'user_rejected', { userReason: reason });
 
 function gate(options: Partial<ServeConfirmOptions> & Pick<ServeConfirmOptions, 'mode'>) {
   return createServeConfirm({
@@ -45,12 +43,9 @@ describe('createServeConfirm', () => {
     const served = gate({ mode: 'ask', prompter: prompter(asked) });
 
     const decision = await served.confirm(write(target));
-    const error = served.attribute(rejected('x'));
 
-    expect(decision.outcome).toBe('reject');
+    expect(decision).toMatchObject({ outcome: 'reject', refusal: 'scope_escape' });
     expect(asked).toEqual([]);
-    expect(error).toBeInstanceOf(ToolPolicyError);
-    expect(error).toMatchObject({ reason: 'scope_escape', recoverable: true });
   });
 
   it.each([
@@ -60,10 +55,10 @@ describe('createServeConfirm', () => {
     const asked: string[] = [];
     const served = gate({ mode: 'ask', prompter: prompter(asked) });
 
-    await served.confirm(write(target));
+    const decision = await served.confirm(write(target));
 
     expect(asked).toEqual([target]);
-    expect(served.attribute(rejected('x'))).toMatchObject({ reason: 'user_rejected' });
+    expect(decision).toEqual({ outcome: 'reject', reason: 'rejected in the MCP client' });
   });
 
   it.each(['project', 'full'] as const)(
@@ -82,32 +77,23 @@ describe('createServeConfirm', () => {
     ['plan', 'plan', true],
     ['ask without elicitation', 'ask', false],
     ['accept-edits without elicitation', 'accept-edits', false],
-  ] as const)('attributes a refusal under %s to no_approval_hook', async (_c, mode, ask) => {
-    const served = gate({ mode, ...(ask ? { prompter: prompter([]) } : {}) });
+  ] as const)('labels a refusal under %s as made by nobody (unasked)', async (_c, mode, ask) => {
+    const asked: string[] = [];
+    const served = gate({ mode, ...(ask ? { prompter: prompter(asked) } : {}) });
 
-    await served.confirm(write('a.txt'));
-    const error = served.attribute(rejected('why'));
+    const decision = await served.confirm(write('a.txt'));
 
-    expect(error).toBeInstanceOf(ToolDeniedByUserError);
-    expect(error).toMatchObject({ reason: 'no_approval_hook', userReason: 'why' });
+    expect(asked).toEqual([]);
+    expect(decision).toMatchObject({ outcome: 'reject', refusal: 'unasked' });
   });
 
-  it('keeps user_rejected when a human was asked and said no', async () => {
-    const served = gate({ mode: 'ask', prompter: prompter([]) });
+  it('leaves a refusal unlabelled (user_rejected) when a human was asked and said no', async () => {
+    const asked: string[] = [];
+    const served = gate({ mode: 'ask', prompter: prompter(asked) });
 
-    await served.confirm(write('a.txt'));
+    const decision = await served.confirm(write('a.txt'));
 
-    expect(served.attribute(rejected('rejected in the MCP client'))).toMatchObject({
-      reason: 'user_rejected',
-    });
-  });
-
-  it('returns every error it did not cause unchanged', async () => {
-    const served = gate({ mode: 'plan' });
-    const other = new ToolPolicyError('write_file', 'protected_path');
-
-    await served.confirm(write('a.txt'));
-
-    expect(served.attribute(other)).toBe(other);
+    expect(asked).toEqual(['a.txt']);
+    expect(decision).toEqual({ outcome: 'reject', reason: 'rejected in the MCP client' });
   });
 });

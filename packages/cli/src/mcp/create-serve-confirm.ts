@@ -1,11 +1,5 @@
 import path from 'node:path';
-import {
-  ToolDeniedByUserError,
-  ToolPolicyError,
-  type ConfirmActionHook,
-  type FsScopeTier,
-  type ToolApprovalRequest,
-} from '@toolhost/core';
+import { type ConfirmActionHook, type FsScopeTier, type ToolApprovalRequest } from '@toolhost/core';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
@@ -26,13 +20,12 @@ export interface ServeConfirmOptions {
 
 /** The approval gate of one served call, and what its refusals really were. */
 export interface ServeConfirm {
-  readonly confirm: ConfirmActionHook;
   /**
-   * The dispatch error as this gate knows it: core records every rejecting decision as
-   * `user_rejected`, so a refusal nobody was asked for becomes `no_approval_hook`, and a write
-   * the jail would refuse anyway `scope_escape`. Any other error is returned as is.
+   * Labels the refusals it makes without a person (`refusal`): a write the jail would refuse
+   * anyway is `scope_escape`, a refusal nobody was asked for `no_approval_hook` — in the error
+   * the client gets and in the audit log alike.
    */
-  attribute(error: unknown): unknown;
+  readonly confirm: ConfirmActionHook;
 }
 
 const NO_ELICITATION = 'the MCP client does not support elicitation';
@@ -49,27 +42,34 @@ export function createServeConfirm(options: ServeConfirmOptions): ServeConfirm {
   const gate = chooseGate(options);
   // Without a human every rejection is the policy's, never a person's.
   const unasked = mode === 'plan' || prompter === undefined;
-  let refused: 'scope_escape' | 'unasked' | undefined;
   const confirm: ConfirmActionHook = async (request, signal) => {
     if (escapesSandboxedRoot(request, paths.root, options.fsScope)) {
-      refused = 'scope_escape';
-      return { outcome: 'reject', reason: 'the path is outside the filesystem tier' };
+      return {
+        outcome: 'reject',
+        reason: 'the path is outside the filesystem tier',
+        refusal: 'scope_escape',
+      };
     }
     const decision = await gate(request, signal);
-    if (decision.outcome === 'reject' && unasked) refused = 'unasked';
+    if (decision.outcome === 'reject' && unasked) return { ...decision, refusal: 'unasked' };
     return decision;
   };
-  return { confirm, attribute: (error) => attribute(error, refused) };
+  return { confirm };
 }
 
 function chooseGate(options: ServeConfirmOptions): ConfirmActionHook {
   const { mode, prompter, paths, cache } = options;
   if (mode === 'plan') {
-    return async () => ({ outcome: 'reject', reason: 'mode plan refuses governed actions' });
+    return async () => ({
+      outcome: 'reject',
+      reason: 'mode plan refuses governed actions',
+      refusal: 'unasked',
+    });
   }
   if (mode === 'ask' && prompter === undefined) {
     return async () => ({
       outcome: 'reject',
+      refusal: 'unasked',
       reason: `mode ask needs an MCP client that supports elicitation to approve governed actions; restart toolhost serve with --mode auto to follow the configured policy instead`,
     });
   }
@@ -102,18 +102,6 @@ function escapesSandboxedRoot(
   }
   const relative = path.relative(root, path.resolve(root, requested));
   return relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
-}
-
-function attribute(error: unknown, refused: 'scope_escape' | 'unasked' | undefined): unknown {
-  if (refused === undefined) return error;
-  if (!(error instanceof ToolDeniedByUserError) || error.reason !== 'user_rejected') return error;
-  if (refused === 'scope_escape') {
-    return new ToolPolicyError(error.toolId, 'scope_escape', { cause: error });
-  }
-  return new ToolDeniedByUserError(error.toolId, 'no_approval_hook', {
-    cause: error,
-    ...(error.userReason === undefined ? {} : { userReason: error.userReason }),
-  });
 }
 
 export { ApprovalCache };

@@ -15,7 +15,7 @@ import {
 } from '@toolhost/core';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import type { ApprovalMode } from '../config/config-schema.js';
-import { ApprovalCache, createServeConfirm, type ServeConfirm } from './create-serve-confirm.js';
+import { ApprovalCache, createServeConfirm } from './create-serve-confirm.js';
 import {
   admitCall,
   createServeGates,
@@ -115,11 +115,10 @@ export function createToolServer(
         stopProgress();
         return BUSY_RESULT;
       }
-      let serveConfirm: ServeConfirm | undefined;
       try {
         if (!exposed.has(name)) throw new UnknownToolError(name, [...exposed.keys()]);
         const base = createContext(name, extra.signal);
-        serveConfirm = createServeConfirm({
+        const serveConfirm = createServeConfirm({
           mode,
           paths,
           cache,
@@ -150,9 +149,7 @@ export function createToolServer(
           ...(base.mediaScope === undefined ? {} : { scope: base.mediaScope }),
         });
       } catch (error) {
-        return toToolErrorResult(
-          serveConfirm === undefined ? error : serveConfirm.attribute(error),
-        );
+        return toToolErrorResult(error);
       } finally {
         stopProgress();
         // Only once the dispatch settled: a cancelled call holds its slot until its work ended.

@@ -17,14 +17,17 @@ describe('serve caps concurrent tool calls per session and in all', () => {
   let running: RunningMcpServer | undefined;
   let closeHost: () => Promise<void> = async () => undefined;
   const clients: Client[] = [];
-  // The real registry, counting the dispatches that overlap (each held 20 ms so they would).
+  // The real registry, counting the dispatches that overlap (each held 20 ms so they would, and
+  // until `hold` settles when a test sets it).
   const counter = { active: 0, peak: 0, started: 0 };
+  let hold: Promise<void> | undefined;
 
   beforeEach(async () => {
     sandbox = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-serve-limits-')));
     await mkdir(path.join(sandbox, 'app'));
     await writeFile(path.join(sandbox, 'app', 'big.txt'), 'line\n'.repeat((2 * MiB) / 5));
     Object.assign(counter, { active: 0, peak: 0, started: 0 });
+    hold = undefined;
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -52,6 +55,7 @@ describe('serve caps concurrent tool calls per session and in all', () => {
         counter.peak = Math.max(counter.peak, counter.active);
         try {
           await delay(20);
+          await hold;
           return await real.dispatch(call, ctx);
         } finally {
           counter.active -= 1;
@@ -99,8 +103,23 @@ describe('serve caps concurrent tool calls per session and in all', () => {
 
   it('refuses calls past the queue as busy, without running them', async () => {
     const client = await connect(await serve({ maxCallsPerSession: 1, maxWaitingCalls: 2 }));
+    // The first call is held until the refusals are back: however slowly the six requests
+    // arrive, one runs, two wait and three find the queue full.
+    let release = (): void => undefined;
+    hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    let refused = 0;
+    const calls = Array.from({ length: 6 }, () =>
+      readBig(client).then((result) => {
+        if (result.isError === true) refused += 1;
+        return result;
+      }),
+    );
+    for (let waited = 0; refused < 3 && waited < 15_000; waited += 10) await delay(10);
+    release();
 
-    const results = await Promise.all(Array.from({ length: 6 }, () => readBig(client)));
+    const results = await Promise.all(calls);
     const busy = results.filter((result) => result.isError === true);
 
     expect(busy).toHaveLength(3);

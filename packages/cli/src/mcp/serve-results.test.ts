@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -163,6 +163,40 @@ describe('toolhost serve results and refusals', () => {
       expect(client.elicitations).toEqual([]);
       expect(existsSync(path.join(sandbox, 'x'))).toBe(false);
     });
+  });
+
+  it('writes the refusal the client got to the audit log: nobody asked, out of scope', async () => {
+    const auditLog = path.join(sandbox, 'audit-refusals.jsonl');
+    const client = await connectServe([
+      ...['--root', root, '--state-dir', path.join(sandbox, 'state'), '--mode', 'ask'],
+      ...['--tools', 'write_file', '--audit-log', auditLog],
+    ]);
+    try {
+      const unasked = await client.client.callTool({
+        name: 'write_file',
+        arguments: { path: 'unasked.txt', content: 'x' },
+      });
+      const outside = await client.client.callTool({
+        name: 'write_file',
+        arguments: { path: '../outside.txt', content: 'x' },
+      });
+
+      expect(errorMeta(unasked)).toMatchObject({ reason: 'no_approval_hook' });
+      expect(errorMeta(outside)).toMatchObject({ reason: 'scope_escape' });
+    } finally {
+      await client.close();
+    }
+    const results = (await readFile(auditLog, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; payload?: { reason?: string } })
+      .filter((line) => line.event === 'tool_result');
+
+    expect(JSON.stringify(results)).not.toContain('user_rejected');
+    expect(results.map((line) => JSON.stringify(line))).toEqual([
+      expect.stringContaining('"reason":"no_approval_hook"'),
+      expect.stringContaining('"reason":"scope_escape"'),
+    ]);
   });
 
   it('answers write_file into a missing directory with a hint naming createDirs', async () => {

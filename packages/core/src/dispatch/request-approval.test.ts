@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AbortSignalLike } from '../abort-signal-like.js';
-import type { ToolApprovalRequest, ToolApprovalRequestedEvent } from '../dispatch-context.js';
-import { ToolCancelledError, ToolDeniedByUserError } from '../errors.js';
+import type {
+  ToolApprovalDecision,
+  ToolApprovalRequest,
+  ToolApprovalRequestedEvent,
+} from '../dispatch-context.js';
+import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError } from '../errors.js';
 import { previewAction } from './action-preview.js';
 import { requestApproval } from './request-approval.js';
 
@@ -82,6 +86,33 @@ describe('requestApproval', () => {
 
     await expect(attempt).rejects.toMatchObject({ reason: 'no_approval_hook' });
   });
+
+  it.each([
+    [
+      'unasked',
+      ToolDeniedByUserError,
+      { code: 'tool_denied', reason: 'no_approval_hook', userReason: 'no human' },
+    ],
+    ['scope_escape', ToolPolicyError, { code: 'tool_denied', reason: 'scope_escape' }],
+    // A label this version does not know still refuses, as a person's refusal.
+    ['someday', ToolDeniedByUserError, { reason: 'user_rejected' }],
+  ] as const)(
+    'labels a refusal the hook says no person made (%s)',
+    async (refusal, type, fields) => {
+      const attempt = requestApproval({
+        toolId: 't',
+        action: 'fs_write',
+        previews: NO_SELECTION,
+        approval: {
+          confirm: async () =>
+            ({ outcome: 'reject', reason: 'no human', refusal }) as ToolApprovalDecision,
+        },
+      });
+
+      await expect(attempt).rejects.toBeInstanceOf(type);
+      await expect(attempt).rejects.toMatchObject(fields);
+    },
+  );
 
   it('denies as user_rejected and carries the approver reason', async () => {
     const attempt = requestApproval({

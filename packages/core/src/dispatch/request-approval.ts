@@ -4,7 +4,7 @@ import type {
   ToolApprovalContext,
   ToolApprovalDecision,
 } from '../dispatch-context.js';
-import { ToolCancelledError, ToolDeniedByUserError } from '../errors.js';
+import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError } from '../errors.js';
 import type { ToolId } from '../tool-def.js';
 import { raceAbort, throwIfAborted } from './abort.js';
 import type { ActionPreviews } from './action-preview.js';
@@ -49,10 +49,13 @@ export async function requestApproval(input: ApprovalInput): Promise<void> {
   throwIfAborted(signal, toolId);
   if (decision?.outcome === 'approve') return;
   if (decision?.outcome === 'reject') {
-    const { reason } = decision;
+    const { reason, refusal } = decision;
+    if (refusal === 'scope_escape') throw new ToolPolicyError(toolId, 'scope_escape');
+    // A refusal no person made is the policy's: the audit log and the client must not read it
+    // as a human's "no". Any other label is a person's refusal — it still refuses.
     throw new ToolDeniedByUserError(
       toolId,
-      'user_rejected',
+      refusal === 'unasked' ? 'no_approval_hook' : 'user_rejected',
       typeof reason === 'string' ? { userReason: reason } : {},
     );
   }
