@@ -14,7 +14,8 @@ import {
   type SandboxDescription,
 } from './sandbox/create-sandbox.js';
 import { resolveExecutable } from './resolve-executable.js';
-import { prlimitCommand, spawnProcess } from './spawn-process.js';
+import { spawnProcess } from './spawn-process.js';
+import { prlimitCommand } from './wrap-command.js';
 import { detectPrlimit } from './detect-containment.js';
 import {
   clampTimeout,

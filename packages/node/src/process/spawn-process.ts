@@ -1,17 +1,13 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { AbortSignalLike, ProcessResult } from '@toolhost/core';
 import { ToolCancelledError, ToolExecutionError, ToolPolicyError } from '@toolhost/core';
 import { captureOutput, type CapturedOutput, type OpenProcessSpill } from './capture-output.js';
 import type { ProcessOutputObserver } from './process-output-observer.js';
 import type { ContainmentInfo } from './detect-containment.js';
-import {
-  killNamespaceInitIfUnhandled,
-  killProcessTree,
-  RUN_TOKEN_ENV,
-} from './kill-process-tree.js';
+import { killNamespaceInitIfUnhandled, killProcessTree } from './kill-process-tree.js';
+import { isSandboxSetupFailure, toResult, unwrapNamespaceExit } from './process-exit.js';
+import { wrapCommand } from './wrap-command.js';
 import type { PreparedSandbox } from './sandbox/create-sandbox.js';
 import { PidNamespaceError, spawnInFreshPidNamespace } from './spawn-in-fresh-pid-namespace.js';
 
@@ -171,127 +167,6 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
       });
     });
   });
-}
-
-function wrapCommand(plan: SpawnPlan): {
-  file: string;
-  argv: string[];
-  env: Record<string, string>;
-  runToken: string | undefined;
-} {
-  const { containment, sandbox } = plan;
-  // The sandbox already holds the limits and the command (limits apply inside, after bwrap).
-  if (sandbox !== undefined) {
-    return {
-      file: sandbox.file,
-      argv: [...sandbox.args],
-      env: { ...sandbox.env },
-      runToken: undefined,
-    };
-  }
-  let command = [plan.file, ...plan.args];
-  const limits = prlimitCommand(containment.prlimit, plan.budgets);
-  command = [...limits, ...command];
-  // In `in-process` mechanism there is no wrapper: the command itself is PID 1.
-  if (containment.mechanism === 'unshare') {
-    command = [containment.unshare.file, ...containment.unshare.args, '--', ...command];
-  }
-  const env = { ...plan.env };
-  let runToken: string | undefined;
-  if (containment.mode === 'proc-walk') {
-    runToken = randomUUID();
-    env[RUN_TOKEN_ENV] = runToken;
-  }
-  const [file = plan.file, ...argv] = command;
-  return { file, argv, env, runToken };
-}
-
-/**
- * `prlimit` and its options for `budgets`, or nothing when none is configured or `prlimit` is
- * unavailable (then `describeContainment` says `unenforced`).
- */
-export function prlimitCommand(
-  prlimit: string | undefined,
-  budgets: ProcessBudgets | undefined,
-): string[] {
-  const limits: string[] = [];
-  // Soft limit first (SIGXCPU / ENOMEM the program may report), the hard one a second later.
-  if (budgets?.cpuSeconds !== undefined) {
-    limits.push(`--cpu=${budgets.cpuSeconds}:${budgets.cpuSeconds + 1}`);
-  }
-  if (budgets?.addressSpaceBytes !== undefined) limits.push(`--as=${budgets.addressSpaceBytes}`);
-  if (budgets?.openFiles !== undefined) limits.push(`--nofile=${budgets.openFiles}`);
-  if (budgets?.fileSizeBytes !== undefined) limits.push(`--fsize=${budgets.fileSizeBytes}`);
-  if (limits.length === 0 || prlimit === undefined) return [];
-  return [prlimit, ...limits, '--'];
-}
-
-// bwrap reports its own setup failure as exit 1 with a `bwrap: ` line; a command that prints
-// one itself only fails its own call.
-function isSandboxSetupFailure(exitCode: number | null, err: CapturedOutput): boolean {
-  return exitCode === 1 && err.text.startsWith('bwrap: ');
-}
-
-function toResult(input: {
-  exitCode: number | null;
-  exitSignal: NodeJS.Signals | null;
-  out: CapturedOutput;
-  err: CapturedOutput;
-  durationMs: number;
-}): ProcessResult {
-  const { exitCode, exitSignal, out, err, durationMs } = input;
-  const truncated =
-    out.truncated === undefined && err.truncated === undefined
-      ? undefined
-      : {
-          ...(out.truncated === undefined ? {} : { stdout: out.truncated }),
-          ...(err.truncated === undefined ? {} : { stderr: err.truncated }),
-        };
-  return {
-    exitCode,
-    ...(exitSignal === null ? {} : { signal: exitSignal }),
-    stdout: out.text,
-    stderr: err.text,
-    durationMs: Math.round(durationMs),
-    ...(truncated === undefined ? {} : { truncated }),
-  };
-}
-
-const SIGNAL_NAMES = new Map<number, NodeJS.Signals>(
-  Object.entries(osConstants.signals).map(([name, number]) => [number, name as NodeJS.Signals]),
-);
-
-// util-linux `unshare` re-raises the signal that killed its child, but cannot re-raise SIGKILL:
-// it prints this line and exits 1. Report what really happened instead of a fake exit code.
-const UNSHARE_SIGKILL_LINE = /(^|\n)unshare: sigprocmask unblock failed: [^\n]*\n?$/;
-
-function unwrapNamespaceExit(
-  containment: ContainmentInfo,
-  exitCode: number | null,
-  exitSignal: NodeJS.Signals | null,
-  err: CapturedOutput,
-): { exitCode: number | null; exitSignal: NodeJS.Signals | null; err: CapturedOutput } {
-  if (containment.mechanism === 'bwrap') {
-    // bwrap exits 128+N when the command died of signal N (a command that exits 128+N itself
-    // reads the same: the signal is the likelier truth).
-    const killedBy =
-      exitCode !== null && exitCode > 128 ? SIGNAL_NAMES.get(exitCode - 128) : undefined;
-    return killedBy === undefined
-      ? { exitCode, exitSignal, err }
-      : { exitCode: null, exitSignal: killedBy, err };
-  }
-  if (
-    containment.mechanism !== 'unshare' ||
-    exitCode !== 1 ||
-    !UNSHARE_SIGKILL_LINE.test(err.text)
-  ) {
-    return { exitCode, exitSignal, err };
-  }
-  return {
-    exitCode: null,
-    exitSignal: 'SIGKILL',
-    err: { ...err, text: err.text.replace(UNSHARE_SIGKILL_LINE, '$1') },
-  };
 }
 
 function emptyCapture(): CapturedOutput {
