@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { createNodeToolHost } from '../../packages/node/src/create-node-tool-hos
 import type { BenchRow } from '../bench-row.js';
 import { rawSpawn } from '../process/raw-spawn.js';
 import {
+  interleavedRows,
   sampleInterleaved,
   type Sample,
   type TimedOperation,
@@ -69,6 +70,7 @@ async function searchRows(): Promise<BenchRow[]> {
       const operations: Record<string, TimedOperation> = {
         literal: { run: search({ pattern: NEEDLE }) },
         regex: { run: search({ pattern: REGEX, regex: true }) },
+        bareLiteral: { run: bareSyncLoop(root) },
         grepLiteral: { run: spawned(grep, ['-rnF', NEEDLE, '.']) },
         grepRegex: { run: spawned(grep, ['-rnE', REGEX, '.']) },
         ...(rg === undefined
@@ -92,6 +94,8 @@ async function searchRows(): Promise<BenchRow[]> {
           'grep -rnF',
           '≤1.5x',
         ),
+        // The platform's floor: what Node itself costs per file, with none of toolhost's checks.
+        ...rowsOf(samples, 'bareLiteral', 'grepLiteral', 'bare Node sync loop', 'grep -rnF'),
         ...rowsOf(
           samples,
           'literal',
@@ -143,17 +147,13 @@ function rowsOf(
   const subjectSample = samples[subjectName];
   const baselineSample = samples[baselineName];
   if (subjectSample === undefined || baselineSample === undefined) return [];
-  return (['median', 'min'] as const).map((statistic) => {
-    const of = (sample: Sample) => (statistic === 'median' ? sample.medianUs : sample.minUs);
-    return {
-      name: `workspace: search ${DIRECTORIES * FILES} files (wall ${statistic})`,
-      subject,
-      baseline,
-      subjectUs: of(subjectSample),
-      baselineUs: of(baselineSample),
-      ratio: of(subjectSample) / of(baselineSample),
-      ...(target === undefined ? {} : { target }),
-    };
+  return interleavedRows({
+    label: `workspace: search ${DIRECTORIES * FILES} files`,
+    subject,
+    baseline,
+    subjectSample,
+    baselineSample,
+    ...(target === undefined ? {} : { target }),
   });
 }
 
@@ -177,6 +177,41 @@ async function createTree(root: string): Promise<void> {
       ),
     );
   }
+}
+
+/**
+ * The least a Node search can do: `readdirSync` + `openSync` + `readSync` + `closeSync` per
+ * file into one buffer, one `indexOf` each, no jail, floor, gitignore or result objects.
+ */
+function bareSyncLoop(root: string): () => Promise<void> {
+  const needle = Buffer.from(NEEDLE);
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  const searchDirectory = (directory: string): number => {
+    let found = 0;
+    for (const dirent of readdirSync(directory, { withFileTypes: true })) {
+      const entry = `${directory}/${dirent.name}`;
+      if (dirent.isDirectory()) {
+        found += searchDirectory(entry);
+        continue;
+      }
+      const fd = openSync(entry, 'r');
+      try {
+        const length = readSync(fd, buffer, 0, buffer.length, 0);
+        let at = buffer.subarray(0, length).indexOf(needle);
+        while (at !== -1) {
+          found += 1;
+          at = buffer.subarray(0, length).indexOf(needle, at + needle.length);
+        }
+      } finally {
+        closeSync(fd);
+      }
+    }
+    return found;
+  };
+  return async () => {
+    if (searchDirectory(root) !== expectedMatches())
+      throw new Error('bench: bare loop missed matches');
+  };
 }
 
 function expectedMatches(): number {

@@ -421,3 +421,75 @@ describe('search_files over a large tree', () => {
     await expect(searching).rejects.toMatchObject({ code: 'cancelled' });
   }, 60_000);
 });
+
+describe('search_files at its edges', () => {
+  let edges: Sandbox;
+  const DIRECTORIES = 2000;
+  beforeAll(async () => {
+    edges = await createSandbox({}, async ({ root }) => {
+      await writeFile(path.join(root, 'exact.txt'), `${'x'.repeat(56)}${NEEDLE}\n`);
+      await writeFile(path.join(root, 'over.txt'), `${'x'.repeat(57)}${NEEDLE}\n`);
+      await writeFile(path.join(root, 'accents.txt'), 'une ÉCOLE\nune école\nune ecole\n');
+      await mkdir(path.join(root, 'empty'));
+      for (let directory = 0; directory < DIRECTORIES; directory += 1)
+        await mkdir(path.join(root, 'empty', `d${directory}`));
+    });
+  }, 60_000);
+  afterAll(() => edges.close());
+
+  it('reads a file of exactly the size cap to its last byte, and skips one byte more', async () => {
+    const jail = await createJail({
+      root: edges.root,
+      fsScope: 'sandboxed',
+      extraRoots: [],
+      floor: {
+        stateDir: edges.stateDir,
+        spillDir: path.join(edges.stateDir, 'spill'),
+        configFile: path.join(edges.root, 'toolhost.config.json'),
+      },
+    });
+    try {
+      const search = createSearchFiles(jail, { ...DEFAULT_SEARCH_LIMITS, maxFileBytes: 63 });
+      const result = await search({ pattern: NEEDLE });
+
+      expect(pathsOf(result)).toEqual(['exact.txt']);
+      expect(result.matches[0]).toMatchObject({ line: 1, column: 57 });
+      expect(result.skipped?.tooLarge).toBe(1);
+    } finally {
+      await jail.close();
+    }
+  });
+
+  it('folds the case of a non-ASCII literal when asked, and only then', async () => {
+    const [exact, folded] = await Promise.all([
+      edges.fs.searchFiles({ pattern: 'école', path: 'accents.txt' }),
+      edges.fs.searchFiles({ pattern: 'école', path: 'accents.txt', caseSensitive: false }),
+    ]);
+
+    expect(exact.matches.map((match) => match.line)).toEqual([2]);
+    expect(folded.matches.map((match) => match.line)).toEqual([1, 2]);
+  });
+
+  it('gives the event loop turns while it walks a tree of directories with no file', async () => {
+    let last = performance.now();
+    let longestGap = 0;
+    let searching = true;
+    const watch = async () => {
+      while (searching) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const now = performance.now();
+        longestGap = Math.max(longestGap, now - last);
+        last = now;
+      }
+    };
+    const watcher = watch();
+    const started = performance.now();
+    await edges.fs.searchFiles({ pattern: NEEDLE, path: 'empty' });
+    const elapsed = performance.now() - started;
+    searching = false;
+    await watcher;
+
+    // The walk is synchronous between turns (every ten milliseconds): never one long stretch.
+    expect(longestGap).toBeLessThan(elapsed / 2);
+  }, 60_000);
+});

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import picomatch from 'picomatch';
 import type {
   AbortSignalLike,
@@ -16,6 +15,8 @@ import type { ChildFileRead } from './open-child-file.js';
 import { byteLines, scanFile, textLines } from './search-lines.js';
 import { compileMatcher } from './search-matcher.js';
 import type { SearchMatcher } from './search-matcher.js';
+import { createSearchPace } from './search-pace.js';
+import type { SearchPace } from './search-pace.js';
 import { ancestorRules, openStart, readOpened } from './search-start.js';
 import { walkSearchTree } from './search-walk.js';
 
@@ -47,9 +48,6 @@ export const DEFAULT_SEARCH_LIMITS: SearchLimits = Object.freeze({
   defaultMaxResults: 100,
 });
 
-// The walk reads synchronously; it yields this often so an abort (or anything else) can run.
-const YIELD_EVERY_MS = 10;
-
 /**
  * `search_files`: a jailed, floor-filtered, streamed search. The walk holds one open chain and
  * one reused read buffer, so memory stays flat however large the tree; it honours `.gitignore`,
@@ -76,7 +74,8 @@ export function createSearchFiles(jail: Jail, limits: SearchLimits = DEFAULT_SEA
       const opened = await openStart(jail, request.path ?? '.');
       try {
         const display = jail.displayName(opened.path);
-        const search = createSearch({ request, matcher, limits, signal, display });
+        const pace = createSearchPace(signal);
+        const search = createSearch({ request, matcher, limits, pace, display });
         // `.git` is never searched, even when named.
         if (display.split('/').includes('.git')) throw fsFailure(TOOL_ID, 'git_directory', false);
         if (!opened.stats.isDirectory()) {
@@ -91,6 +90,7 @@ export function createSearchFiles(jail: Jail, limits: SearchLimits = DEFAULT_SEA
           skipNodeModules: !display.split('/').includes('node_modules'),
           maxDepth: limits.maxDepth,
           signal,
+          pace,
           onIgnored: search.countIgnored,
           visitFile: (directory, name, relative) =>
             search.visitFile(directory, name, relative, matchesGlob),
@@ -109,20 +109,19 @@ interface SearchSetup {
   readonly request: FsSearchRequest;
   readonly matcher: SearchMatcher;
   readonly limits: SearchLimits;
-  readonly signal: AbortSignalLike | undefined;
+  readonly pace: SearchPace;
   /** The start as the model names it: a match's path is this plus the path below it. */
   readonly display: string;
 }
 
 // The running state of one search: its bounds, its one read buffer, what it found.
-function createSearch({ request, matcher, limits, signal, display }: SearchSetup) {
+function createSearch({ request, matcher, limits, pace, display }: SearchSetup) {
   const maxResults = request.maxResults ?? limits.defaultMaxResults;
   const contextLines = request.contextLines ?? 0;
   const buffer = Buffer.allocUnsafe(limits.maxFileBytes);
   const matches: FileSearchMatch[] = [];
   const skipped = { binary: 0, tooLarge: 0, ignored: 0 };
   const started = performance.now();
-  let yielded = started;
   let filesSearched = 0;
   let bytesRead = 0;
   let stoppedBy: FileSearchStop | undefined;
@@ -189,9 +188,7 @@ function createSearch({ request, matcher, limits, signal, display }: SearchSetup
   };
 
   const yieldThenScan = async (directory: DirectoryRef, name: string, relative: string) => {
-    await nextTurn();
-    yielded = performance.now();
-    throwIfAborted(TOOL_ID, signal);
+    await pace.pause();
     return scanRead(readChildFile(directory, name, buffer), relative);
   };
 
@@ -211,7 +208,7 @@ function createSearch({ request, matcher, limits, signal, display }: SearchSetup
       const now = performance.now();
       stoppedBy = overBudget(now);
       if (stoppedBy !== undefined) return false;
-      if (now - yielded >= YIELD_EVERY_MS) return yieldThenScan(directory, name, relative);
+      if (pace.due(now)) return yieldThenScan(directory, name, relative);
       return scanRead(readChildFile(directory, name, buffer), relative);
     },
 

@@ -1,5 +1,6 @@
 import { RE2JS, RE2JSException } from 're2js';
 import { ToolArgsInvalidError } from '@toolhost/core';
+import { createBytesFinder } from './search-bytes-finder.js';
 
 const TOOL_ID = 'search_files';
 
@@ -33,10 +34,11 @@ export function compileMatcher(pattern: string, regex: boolean, caseSensitive: b
 }
 
 function bytesMatcher(needle: Buffer): SearchMatcher {
+  const indexOf = createBytesFinder(needle);
   return {
     domain: 'bytes',
     find(bytes, from) {
-      const start = bytes.indexOf(needle, from);
+      const start = indexOf(bytes, from);
       return start === -1 ? undefined : { start, end: start + needle.length };
     },
   };

@@ -1,3 +1,4 @@
+import { closeSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { ToolPolicyError } from '@toolhost/core';
 import type { AbortSignalLike } from '@toolhost/core';
@@ -7,7 +8,10 @@ import { throwIfAborted } from './fs-error.js';
 import type { GitignoreStack } from './gitignore-stack.js';
 import type { Jail } from './jail.js';
 import { readChildFile } from './open-child-file.js';
-import { visibleDirents } from './walk-tree.js';
+import { createSearchLister } from './search-list.js';
+import type { SearchLister } from './search-list.js';
+import { openSearchDirectory } from './search-open-directory.js';
+import type { SearchPace } from './search-pace.js';
 
 const TOOL_ID = 'search_files';
 /** Largest ignore file read; past it the file is taken as empty rather than cut mid-rule. */
@@ -22,6 +26,8 @@ export interface SearchWalkOptions {
   readonly skipNodeModules: boolean;
   readonly maxDepth: number;
   readonly signal?: AbortSignalLike | undefined;
+  /** When the synchronous walk gives the event loop a turn (shared with `visitFile`). */
+  readonly pace: SearchPace;
   /** A regular file the rules let through; `relative` is below the start. False stops the walk. */
   readonly visitFile: (
     directory: DirectoryRef,
@@ -37,15 +43,24 @@ export interface SearchWalkOptions {
  * open chain from the start down (one descriptor and one name list per level), never the
  * tree. Floor entries are left out by the listing, `.git` is never entered, a symlink is never
  * followed, each subdirectory is opened below its parent's descriptor and verified, and each
- * directory's `.gitignore` (and a repository's `.git/info/exclude`) applies below it. Resolves
- * false when `visitFile` stopped it.
+ * directory's `.gitignore` (and a repository's `.git/info/exclude`) applies below it. Its
+ * system calls are synchronous (each answers from the page cache in microseconds, less than a
+ * thread-pool round trip); it gives the event loop a turn as `pace` says and checks the signal
+ * then. Resolves false when `visitFile` stopped it.
  */
 export async function walkSearchTree(
   jail: Jail,
   start: DirectoryRef,
   options: SearchWalkOptions,
 ): Promise<boolean> {
-  return walkDirectory(jail, start, { relative: '', depth: 0, rules: options.rules }, options);
+  const walker: Walker = { jail, options, lister: createSearchLister(jail.floor) };
+  return walkDirectory(walker, start, { relative: '', depth: 0, rules: options.rules });
+}
+
+interface Walker {
+  readonly jail: Jail;
+  readonly options: SearchWalkOptions;
+  readonly lister: SearchLister;
 }
 
 interface Level {
@@ -55,13 +70,12 @@ interface Level {
 }
 
 async function walkDirectory(
-  jail: Jail,
+  walker: Walker,
   directory: DirectoryRef,
   level: Level,
-  options: SearchWalkOptions,
 ): Promise<boolean> {
-  throwIfAborted(TOOL_ID, options.signal);
-  const finished = await walkEntries(jail, directory, level, options);
+  throwIfAborted(TOOL_ID, walker.options.signal);
+  const finished = await walkEntries(walker, directory, level);
   // Its files were read below its descriptor: had it been renamed away (out of the root, onto
   // the floor) since it was verified, what they said must not be returned. Fail closed.
   if (descriptorPath(directory.fd, directory.path) !== directory.path)
@@ -70,12 +84,12 @@ async function walkDirectory(
 }
 
 async function walkEntries(
-  jail: Jail,
+  walker: Walker,
   directory: DirectoryRef,
   level: Level,
-  options: SearchWalkOptions,
 ): Promise<boolean> {
-  const dirents = await visibleDirents(jail, directory);
+  const { jail, options } = walker;
+  const dirents = walker.lister.list(directory);
   const rules = await directoryRules(
     jail,
     directory,
@@ -98,14 +112,16 @@ async function walkEntries(
         continue;
       }
       if (level.depth + 1 > options.maxDepth) continue;
-      const child = await jail.openChildDirectory(directory, name);
+      // A tree of empty directories reads no file: the walk keeps the pace too.
+      if (options.pace.due()) await options.pace.pause();
+      const child = openSearchDirectory(directory, name, jail.floor);
       // Swapped for a symlink, renamed out of the root or gone since the listing: not searched.
       if (child === undefined) continue;
       try {
         const next = { relative: `${relative}/`, depth: level.depth + 1, rules };
-        if (!(await walkDirectory(jail, child, next, options))) return false;
+        if (!(await walkDirectory(walker, child, next))) return false;
       } finally {
-        await child.handle.close();
+        closeSync(child.fd);
       }
       continue;
     }
