@@ -49,7 +49,13 @@ await build({
   keepNames: true,
   sourcemap: 'linked',
   legalComments: 'linked',
-  external: ['better-sqlite3', 'pg', '@toolhost/pid-namespace', '@toolhost/sandbox-net'],
+  external: [
+    'better-sqlite3',
+    'pg',
+    '@toolhost/fs-at',
+    '@toolhost/pid-namespace',
+    '@toolhost/sandbox-net',
+  ],
   // CommonJS dependencies call `require` for Node built-ins; an ES module has none.
   banner: {
     js: "import { createRequire as __toolhostCreateRequire } from 'node:module'; const require = __toolhostCreateRequire(import.meta.url);",
