@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 import type { BenchRow } from '../bench-row.js';
+import { interleavedRows, sampleInterleaved, type Sample } from '../sample-interleaved.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(REPO_ROOT, 'packages/cli/src/bin.ts');
@@ -16,10 +17,8 @@ const REFERENCE =
   process.env['MCP_FS_REFERENCE'] ??
   path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
-/** Per-op times of one side over the interleaved rounds. */
-export interface SideTimes {
-  readonly minUs: number;
-  readonly medianUs: number;
+/** One side's per-call times (`sampleInterleaved`) and its server's CPU time per call. */
+export interface SideTimes extends Sample {
   /** CPU time of the server process per call (Linux /proc; NaN elsewhere): immune to neighbours. */
   readonly serverCpuUs: number;
 }
@@ -27,7 +26,7 @@ export interface SideTimes {
 /**
  * `tools/call read_file` over stdio through the SDK Client: a real `toolhost serve` process
  * against `@modelcontextprotocol/server-filesystem` (its `read_text_file`, the same handler as
- * its deprecated `read_file`) on the same file, rounds interleaved so drift hits both.
+ * its deprecated `read_file`) on the same file, call by call interleaved so drift hits both.
  */
 export async function stdioReadFileRows(): Promise<BenchRow[]> {
   if (!existsSync(REFERENCE)) {
@@ -42,8 +41,8 @@ export async function stdioReadFileRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     for (const [label, bytes, iterations, target] of [
-      ['4 KiB', 4 * 1024, 200, '≤1.0x'],
-      ['1 MiB', 1024 * 1024, 20, '≤0.3x'],
+      ['4 KiB', 4 * 1024, 1500, '≤1.0x'],
+      ['1 MiB', 1024 * 1024, 150, '≤0.3x'],
     ] as const) {
       const file = `file-${bytes}.txt`;
       // Lines of text, as source files are: one long line would be a different case.
@@ -52,15 +51,16 @@ export async function stdioReadFileRows(): Promise<BenchRow[]> {
       process.stderr.write(
         `bench mcp stdio read_file ${label}: ${describe('toolhost', times.subject)}; ${describe('server-filesystem', times.baseline)}\n`,
       );
-      rows.push({
-        name: `mcp stdio tools/call read_file ${label}`,
-        subject: 'toolhost serve',
-        baseline: '@modelcontextprotocol/server-filesystem',
-        subjectUs: times.subject.medianUs,
-        baselineUs: times.baseline.medianUs,
-        ratio: times.subject.medianUs / times.baseline.medianUs,
-        target,
-      });
+      rows.push(
+        ...interleavedRows({
+          label: `mcp stdio tools/call read_file ${label}`,
+          subject: 'toolhost serve',
+          baseline: '@modelcontextprotocol/server-filesystem',
+          subjectSample: times.subject,
+          baselineSample: times.baseline,
+          target,
+        }),
+      );
     }
   } finally {
     await rm(base, { recursive: true, force: true });
@@ -68,13 +68,12 @@ export async function stdioReadFileRows(): Promise<BenchRow[]> {
   return rows;
 }
 
-/** Both servers on `file` under `root`, `rounds` interleaved rounds of `iterations` calls. */
+/** Both servers on `file` under `root`, `iterations` calls each, interleaved call by call. */
 export async function compare(
   root: string,
   stateDir: string,
   file: string,
   iterations: number,
-  rounds = 7,
   serveNodeArgs: readonly string[] = [],
 ): Promise<{ subject: SideTimes; baseline: SideTimes }> {
   const toolhost = await connect(process.execPath, [
@@ -95,21 +94,25 @@ export async function compare(
     const baseline = () =>
       reference.callTool({ name: 'read_text_file', arguments: { path: path.join(root, file) } });
     await checkSameText(subject, baseline);
-    for (let index = 0; index < 50; index += 1) await Promise.all([subject(), baseline()]);
-    const perRound = { subject: [] as number[], baseline: [] as number[] };
+    const warmup = Math.max(50, Math.ceil(iterations / 10));
     const before = { subject: await cpuUs(toolhost.pid), baseline: await cpuUs(reference.pid) };
-    for (let round = 0; round < rounds; round += 1) {
-      perRound.baseline.push(await timeUs(baseline, iterations));
-      perRound.subject.push(await timeUs(subject, iterations));
-    }
-    const calls = rounds * iterations;
-    const cpu = {
-      subject: ((await cpuUs(toolhost.pid)) - before.subject) / calls,
-      baseline: ((await cpuUs(reference.pid)) - before.baseline) / calls,
-    };
+    const samples = await sampleInterleaved(
+      {
+        subject: { run: async () => void (await subject()) },
+        baseline: { run: async () => void (await baseline()) },
+      },
+      { iterations, warmup },
+    );
+    const calls = iterations + warmup;
     return {
-      subject: summarize(perRound.subject, cpu.subject),
-      baseline: summarize(perRound.baseline, cpu.baseline),
+      subject: {
+        ...samples.subject,
+        serverCpuUs: ((await cpuUs(toolhost.pid)) - before.subject) / calls,
+      },
+      baseline: {
+        ...samples.baseline,
+        serverCpuUs: ((await cpuUs(reference.pid)) - before.baseline) / calls,
+      },
     };
   } finally {
     await toolhost.client.close();
@@ -152,21 +155,6 @@ async function checkSameText(
   if (!head(theirs).includes('line 000001')) {
     throw new Error(`bench mcp: the reference did not read the file: ${head(theirs)}`);
   }
-}
-
-async function timeUs(operation: () => Promise<unknown>, iterations: number): Promise<number> {
-  const start = process.hrtime.bigint();
-  for (let index = 0; index < iterations; index += 1) await operation();
-  return Number(process.hrtime.bigint() - start) / 1000 / iterations;
-}
-
-function summarize(samples: number[], serverCpuUs: number): SideTimes {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    minUs: sorted[0] ?? Number.NaN,
-    medianUs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
-    serverCpuUs,
-  };
 }
 
 function describe(name: string, times: SideTimes): string {

@@ -1,4 +1,4 @@
-import { constants, fstatSync } from 'node:fs';
+import { closeSync, constants, fstatSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { fsFailure } from './fs-error.js';
 import { isOnReadFloor, isOnWriteFloor } from './floor.js';
 import type { FloorContext } from './floor.js';
 import { isInside, resolveRequestedPath, segmentsBelow } from './requested-path.js';
-import { DIRECTORY_FLAGS, walk, walkForWrite, type WalkBase } from './walk-components.js';
+import { DIRECTORY_FLAGS, walk, walkForWrite, walkSync, type WalkBase } from './walk-components.js';
 
 // Linux's own limit on symlink expansions in one lookup.
 const MAX_SYMLINK_HOPS = 40;
@@ -19,6 +19,17 @@ const MAX_SYMLINK_HOPS = 40;
 /** An open, verified file or directory; the caller closes `handle`. */
 export interface OpenedEntry extends DirectoryRef {
   readonly handle: FileHandle;
+  readonly stats: Stats;
+}
+
+/**
+ * An open, verified regular file as a bare descriptor; the caller closes `fd` (`closeSync`).
+ * No FileHandle: a read through one costs a thread-pool hop to open and another to close.
+ */
+export interface OpenedFile {
+  readonly fd: number;
+  /** The real path the kernel reports for `fd`. */
+  readonly path: string;
   readonly stats: Stats;
 }
 
@@ -51,6 +62,11 @@ export interface Jail {
    * descriptor is then verified where the kernel says it is.
    */
   openForRead(toolId: ToolId, requested: string, kind: 'file' | 'directory'): Promise<OpenedEntry>;
+  /**
+   * `openForRead` of a file, every step synchronous (open, expansion, verification), the same
+   * checks in the same order: a read then costs one asynchronous hop, the read itself.
+   */
+  openFileForRead(toolId: ToolId, requested: string): OpenedFile;
   /** Opens a subdirectory of an open directory without following a symlink; `undefined` if refused. */
   openChildDirectory(parent: DirectoryRef, name: string): Promise<OpenedEntry | undefined>;
   /**
@@ -94,12 +110,13 @@ export async function createJail(options: JailOptions): Promise<Jail> {
 
   // What the kernel says was opened must still be in scope and off the floor: this is what a
   // directory swapped for a symlink mid-walk, or renamed out of the root, runs into.
-  const verify = async (
+  const verifyDescriptor = (
     toolId: ToolId,
-    entry: { handle: FileHandle; path: string },
+    fd: number,
+    opened: string,
     mode: 'read' | 'write',
-  ): Promise<OpenedEntry> => {
-    const real = descriptorPath(entry.handle.fd, entry.path);
+  ): { path: string; stats: Stats } => {
+    const real = descriptorPath(fd, opened);
     if (real === undefined) throw fsFailure(toolId, 'not_found', mode === 'write');
     if (
       !roots.some(
@@ -109,13 +126,31 @@ export async function createJail(options: JailOptions): Promise<Jail> {
       throw new ToolPolicyError(toolId, 'symlink_refused');
     if (mode === 'read' && isOnReadFloor(real, floor))
       throw new ToolPolicyError(toolId, 'protected_path');
-    return {
-      handle: entry.handle,
-      fd: entry.handle.fd,
-      path: real,
-      // fstat of an open descriptor reads the in-memory inode: no thread-pool hop.
-      stats: fstatSync(entry.handle.fd),
-    };
+    // fstat of an open descriptor reads the in-memory inode: no thread-pool hop.
+    return { path: real, stats: fstatSync(fd) };
+  };
+
+  const verify = async (
+    toolId: ToolId,
+    entry: { handle: FileHandle; path: string },
+    mode: 'read' | 'write',
+  ): Promise<OpenedEntry> => {
+    const { path: real, stats } = verifyDescriptor(toolId, entry.handle.fd, entry.path, mode);
+    return { handle: entry.handle, fd: entry.handle.fd, path: real, stats };
+  };
+
+  // Judges one target of a read (the requested path, then each symlink's expansion) before it is
+  // walked: off the floor, inside an allowed root; gives the root and the segments below it.
+  const readTarget = (
+    toolId: ToolId,
+    target: string,
+    hop: number,
+  ): { base: JailRoot; segments: string[] } => {
+    if (isOnReadFloor(target, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+    // Only the model's own path is a recoverable scope escape; a symlink in the workspace
+    // that points out of it is a refusal the model cannot fix by asking again.
+    const base = containing(toolId, target, 'read', hop === 0 ? 'scope_escape' : 'symlink_refused');
+    return { base, segments: segmentsBelow(base.path, target) };
   };
 
   return {
@@ -127,16 +162,8 @@ export async function createJail(options: JailOptions): Promise<Jail> {
       // The requested spelling is checked too: `.env` may be a symlink to an innocent file.
       if (isOnReadFloor(requested, floor)) throw new ToolPolicyError(toolId, 'protected_path');
       for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
-        if (isOnReadFloor(target, floor)) throw new ToolPolicyError(toolId, 'protected_path');
-        // Only the model's own path is a recoverable scope escape; a symlink in the workspace
-        // that points out of it is a refusal the model cannot fix by asking again.
-        const base = containing(
-          toolId,
-          target,
-          'read',
-          hop === 0 ? 'scope_escape' : 'symlink_refused',
-        );
-        const step = await walk(toolId, base, segmentsBelow(base.path, target), kind);
+        const { base, segments } = readTarget(toolId, target, hop);
+        const step = await walk(toolId, base, segments, kind);
         if ('redirect' in step) {
           target = step.redirect;
           continue;
@@ -147,6 +174,28 @@ export async function createJail(options: JailOptions): Promise<Jail> {
           return opened;
         } catch (error) {
           await step.handle.close();
+          throw error;
+        }
+      }
+      throw new ToolPolicyError(toolId, 'symlink_refused');
+    },
+
+    openFileForRead(toolId, requested) {
+      let target = resolveRequestedPath(toolId, root, requested);
+      if (isOnReadFloor(requested, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+      for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
+        const { base, segments } = readTarget(toolId, target, hop);
+        const step = walkSync(toolId, base, segments, 'file');
+        if ('redirect' in step) {
+          target = step.redirect;
+          continue;
+        }
+        try {
+          const opened = verifyDescriptor(toolId, step.fd, step.path, 'read');
+          checkKind(toolId, opened.stats, 'file');
+          return { fd: step.fd, ...opened };
+        } catch (error) {
+          closeSync(step.fd);
           throw error;
         }
       }

@@ -1,10 +1,12 @@
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync } from 'node:fs';
 import type { AbortSignalLike, FileRead, FsReadRequest } from '@toolhost/core';
 import type { NodeMediaStore } from '../media-store/create-media-store.js';
+import { decodeText } from './decode-text.js';
 import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';
 import { readGlob } from './glob-read.js';
-import type { Jail, OpenedEntry } from './jail.js';
+import type { Jail, OpenedFile } from './jail.js';
 import { mimeTypeOf } from './mime-type.js';
+import { descriptorReader, type PositionalReader } from './read-descriptor.js';
 import { readWindow } from './read-window.js';
 import { spillBodyStart } from './spill-body-start.js';
 
@@ -29,7 +31,8 @@ export function createReadFile(jail: Jail, media: NodeMediaStore) {
     store: NodeMediaStore | undefined,
     signal?: AbortSignalLike,
   ): Promise<FileRead> => {
-    const opened = await jail.openForRead(TOOL_ID, request.path, 'file');
+    // Opened and verified synchronously: the read below is the call's one thread-pool hop.
+    const opened = jail.openFileForRead(TOOL_ID, request.path);
     try {
       throwIfAborted(TOOL_ID, signal);
       return await readOpened(
@@ -38,7 +41,7 @@ export function createReadFile(jail: Jail, media: NodeMediaStore) {
         signal,
       );
     } finally {
-      await opened.handle.close();
+      closeSync(opened.fd);
     }
   };
 
@@ -71,11 +74,12 @@ interface ReadContext {
 }
 
 async function readOpened(
-  opened: OpenedEntry,
+  opened: OpenedFile,
   { request, media, spillDir }: ReadContext,
   signal?: AbortSignalLike,
 ): Promise<FileRead> {
-  const { handle, stats } = opened;
+  const { stats } = opened;
+  const handle = descriptorReader(opened.fd);
   const lastModified = stats.mtime.toISOString();
   const paged = request.offset !== undefined || request.limit !== undefined;
   // A whole read within the cap reads the file in one go and sniffs its head; anything else
@@ -123,7 +127,7 @@ async function readOpened(
     return { content: '', mimeType, sizeBytes: bytes.byteLength, lastModified, media: viewable };
   }
   return {
-    content: bytes.toString('utf8'),
+    content: decodeText(bytes),
     mimeType: mimeTypeOf(opened.path, false),
     sizeBytes: bytes.byteLength,
     lastModified,
@@ -131,7 +135,11 @@ async function readOpened(
 }
 
 // Reads up to `length` bytes from `position`; a file that shrank since fstat gives fewer.
-async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+async function readRange(
+  handle: PositionalReader,
+  position: number,
+  length: number,
+): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {

@@ -1,6 +1,7 @@
-import type { FileHandle } from 'node:fs/promises';
 import type { AbortSignalLike } from '@toolhost/core';
+import { decodeText } from './decode-text.js';
 import { fsFailure, throwIfAborted } from './fs-error.js';
+import type { PositionalReader } from './read-descriptor.js';
 
 const TOOL_ID = 'read_file';
 /** Spec §4: the largest page one read returns. */
@@ -34,7 +35,10 @@ export interface WindowRead {
  * The page is capped and the whole scan bounded; past the budget before the window ends it is
  * `too_large`, after it the count is left out (`more` still holds: bytes remain).
  */
-export async function readWindow(handle: FileHandle, window: LineWindow): Promise<WindowRead> {
+export async function readWindow(
+  handle: PositionalReader,
+  window: LineWindow,
+): Promise<WindowRead> {
   const { start, offset, limit, signal } = window;
   const end = limit === undefined ? Number.POSITIVE_INFINITY : offset + limit;
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -75,5 +79,5 @@ export async function readWindow(handle: FileHandle, window: LineWindow): Promis
 }
 
 function joined(parts: readonly Buffer[]): string {
-  return Buffer.concat(parts).toString('utf8');
+  return decodeText(Buffer.concat(parts));
 }

@@ -1,5 +1,5 @@
-import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import type { PositionalReader } from './read-descriptor.js';
 
 // The output store's name for a spilled result (`000001-1a2b3c4d.txt`); process output spills
 // (`process-stdout-….txt`) are the raw stream and have no header.
@@ -16,7 +16,7 @@ const MAX_HEADER_BYTES = 64 * 1024;
  * Only files the output store wrote are looked at (no tool can write the spill directory).
  */
 export async function spillBodyStart(
-  handle: FileHandle,
+  handle: PositionalReader,
   realPath: string,
   spillDir: string,
 ): Promise<number> {

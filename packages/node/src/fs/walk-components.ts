@@ -1,4 +1,4 @@
-import { constants, lstatSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readlinkSync } from 'node:fs';
 import { lstat, mkdir, open, readlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,8 +24,15 @@ export interface WalkBase extends DirectoryRef {
 export type WalkStep =
   { readonly redirect: string } | { readonly handle: FileHandle; readonly path: string };
 
+/** `WalkStep` of a synchronous walk: the opened entry is a bare descriptor the caller closes. */
+export type WalkDescriptorStep =
+  { readonly redirect: string } | { readonly fd: number; readonly path: string };
+
 // One component per open, each relative to the directory opened before it and never following a
 // symlink: a component swapped for a symlink mid-walk fails the open instead of leaving the root.
+// The directories on the way open synchronously (a local lookup from the dentry cache takes
+// microseconds, a thread-pool hop each took more than the whole read); only the entry itself is
+// opened asynchronously, as a FileHandle.
 export async function walk(
   toolId: ToolId,
   base: WalkBase,
@@ -35,41 +42,115 @@ export async function walk(
   if (segments.length === 0) {
     return { handle: await open(base.path, DIRECTORY_FLAGS), path: base.path };
   }
-  let current: DirectoryRef = base;
-  let owned: FileHandle | undefined;
+  const parent = walkParents(base, segments);
+  if ('redirect' in parent) return parent;
+  const { directory, owned, name } = parent;
   try {
-    for (const [index, name] of segments.entries()) {
-      const last = index === segments.length - 1;
-      // Opening a device can act (rewind a tape, arm a watchdog), so look before opening; the
-      // open still refuses a symlink swapped in since, and the descriptor is checked after.
-      if (last && kind === 'file' && isSpecialFile(childPath(current, name)))
-        throw fsFailure(toolId, 'unsupported_file_type', false);
-      let next: FileHandle;
+    checkNotSpecial(toolId, directory, name, kind);
+    let handle: FileHandle;
+    try {
+      handle = await open(childPath(directory, name), flagsFor(kind));
+    } catch (error) {
+      return redirectOrThrow(error, directory, name, []);
+    }
+    return { handle, path: path.join(directory.path, name) };
+  } finally {
+    if (owned !== undefined) closeSync(owned);
+  }
+}
+
+/**
+ * `walk`, every open synchronous: for a file read that then needs one asynchronous read at most
+ * (see `Jail.openFileForRead`). The checks are the same, in the same order.
+ */
+export function walkSync(
+  toolId: ToolId,
+  base: WalkBase,
+  segments: readonly string[],
+  kind: 'file' | 'directory',
+): WalkDescriptorStep {
+  if (segments.length === 0) return { fd: openSync(base.path, DIRECTORY_FLAGS), path: base.path };
+  const parent = walkParents(base, segments);
+  if ('redirect' in parent) return parent;
+  const { directory, owned, name } = parent;
+  try {
+    checkNotSpecial(toolId, directory, name, kind);
+    let fd: number;
+    try {
+      fd = openSync(childPath(directory, name), flagsFor(kind));
+    } catch (error) {
+      return redirectOrThrow(error, directory, name, []);
+    }
+    return { fd, path: path.join(directory.path, name) };
+  } finally {
+    if (owned !== undefined) closeSync(owned);
+  }
+}
+
+/** The directory holding the last segment, open (`owned` unless it is the base), or a redirect. */
+type ParentStep =
+  | { readonly redirect: string }
+  | { readonly directory: DirectoryRef; readonly owned: number | undefined; readonly name: string };
+
+// Opens every segment but the last as a directory, each below the one before, never through a
+// symlink; the descriptor left open is the last segment's parent.
+function walkParents(base: WalkBase, segments: readonly string[]): ParentStep {
+  let current: DirectoryRef = base;
+  let owned: number | undefined;
+  try {
+    for (let index = 0; index < segments.length - 1; index += 1) {
+      const name = segments[index] ?? '';
+      let next: number;
       try {
-        next = await open(
-          childPath(current, name),
-          last && kind === 'file' ? FILE_FLAGS : DIRECTORY_FLAGS,
-        );
+        next = openSync(childPath(current, name), DIRECTORY_FLAGS);
       } catch (error) {
-        const code = errnoCode(error);
-        // O_NOFOLLOW says ELOOP for a symlink, O_DIRECTORY|O_NOFOLLOW says ENOTDIR.
-        const link =
-          code === 'ELOOP' || code === 'ENOTDIR' ? await readSymlink(current, name) : undefined;
-        if (link === undefined) throw error;
+        const redirect = redirectOrThrow(error, current, name, segments.slice(index + 1));
         // The walk restarts from a root: the directory opened so far is done with.
-        await owned?.close();
-        return { redirect: path.resolve(current.path, link, ...segments.slice(index + 1)) };
+        if (owned !== undefined) closeSync(owned);
+        return redirect;
       }
-      await owned?.close();
+      if (owned !== undefined) closeSync(owned);
       owned = next;
-      current = { fd: next.fd, path: path.join(current.path, name) };
+      current = { fd: next, path: path.join(current.path, name) };
     }
   } catch (error) {
-    await owned?.close();
+    if (owned !== undefined) closeSync(owned);
     throw error;
   }
-  if (owned === undefined) throw new Error('toolhost: unreachable empty walk');
-  return { handle: owned, path: current.path };
+  const name = segments[segments.length - 1];
+  if (name === undefined) throw new Error('toolhost: unreachable empty walk');
+  return { directory: current, owned, name };
+}
+
+// Opening a device can act (rewind a tape, arm a watchdog), so look before opening; the open
+// still refuses a symlink swapped in since, and the descriptor is checked after.
+function checkNotSpecial(
+  toolId: ToolId,
+  directory: DirectoryRef,
+  name: string,
+  kind: 'file' | 'directory',
+): void {
+  if (kind === 'file' && isSpecialFile(childPath(directory, name)))
+    throw fsFailure(toolId, 'unsupported_file_type', false);
+}
+
+function flagsFor(kind: 'file' | 'directory'): number {
+  return kind === 'file' ? FILE_FLAGS : DIRECTORY_FLAGS;
+}
+
+// O_NOFOLLOW says ELOOP for a symlink, O_DIRECTORY|O_NOFOLLOW says ENOTDIR: a symlink there is
+// expanded (the walk restarts from a root, judged again); anything else is the open's error.
+function redirectOrThrow(
+  error: unknown,
+  directory: DirectoryRef,
+  name: string,
+  rest: readonly string[],
+): { readonly redirect: string } {
+  const code = errnoCode(error);
+  const link =
+    code === 'ELOOP' || code === 'ENOTDIR' ? readSymlinkSync(directory, name) : undefined;
+  if (link === undefined) throw error;
+  return { redirect: path.resolve(directory.path, link, ...rest) };
 }
 
 /**
@@ -149,6 +230,11 @@ async function openDirectoryForWrite(
       throw new ToolPolicyError(toolId, 'symlink_refused', { cause: error });
     throw error;
   }
+}
+
+function readSymlinkSync(directory: DirectoryRef, name: string): string | undefined {
+  const stats = lstatSync(childPath(directory, name));
+  return stats.isSymbolicLink() ? readlinkSync(childPath(directory, name)) : undefined;
 }
 
 function isSpecialFile(target: string): boolean {

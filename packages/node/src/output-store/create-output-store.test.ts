@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,46 @@ describe('createOutputStore', () => {
     await createOutputStore(stateDir, 'run-b', now);
 
     expect((await readdir(path.join(stateDir, 'spill'))).sort()).toEqual(['run-b', 'young-run']);
+  });
+
+  // A FileHandle's open, write and close were one thread-pool hop each (and the text was walked
+  // twice: once to count its bytes, once to encode them): create and write are the two left.
+  it('spills with two fs requests, create and write, and counts the bytes it wrote', async () => {
+    const store = await createOutputStore(stateDir, 'run-a');
+    await store.spill('warm', LIMITS);
+    const text = `é\u{1F600}\uD800${'x'.repeat(70_000)}\n`;
+    const requests: string[] = [];
+    const hook = createHook({
+      init(_id, type) {
+        if (type.startsWith('FSREQ') || type.startsWith('FILEHANDLE')) requests.push(type);
+      },
+    });
+    hook.enable();
+    let spilled;
+    try {
+      spilled = await store.spill(text, LIMITS);
+    } finally {
+      hook.disable();
+    }
+
+    expect(requests).toEqual(['FSREQCALLBACK', 'FSREQCALLBACK']);
+    const written = await readFile(spilled.ref);
+    expect(spilled.byteLength).toBe(written.byteLength);
+    expect(written.toString('utf8')).toBe(text.replace('\uD800', '\uFFFD'));
+    expect((await stat(spilled.ref)).mode & 0o777).toBe(0o600);
+  });
+
+  it('leaves no file behind when the quota refuses a spill', async () => {
+    const store = await createOutputStore(stateDir, 'run-a', Date.now(), { maxBytesPerCall: 10 });
+
+    // 4 code units, 12 bytes: past the budget only once encoded.
+    await expect(store.spill('€€€€', LIMITS)).rejects.toMatchObject({
+      reason: 'spill_quota_exceeded',
+    });
+    await expect(store.spill('x'.repeat(11), LIMITS)).rejects.toMatchObject({
+      reason: 'spill_quota_exceeded',
+    });
+    expect(await readdir(store.directory)).toEqual([]);
   });
 
   it('refuses an aborted spill', async () => {

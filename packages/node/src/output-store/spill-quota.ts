@@ -19,6 +19,8 @@ export interface SpillBudget {
   take(bytes: number): number;
   /** Grants all of `bytes` or nothing: a spilled result is whole or not spilled. */
   takeAll(bytes: number): boolean;
+  /** What the call may still spill (its own budget and the run's, whichever is less). */
+  remaining(): number;
 }
 
 /** The run's spill quota, and the budget of the call in progress. */
@@ -52,6 +54,7 @@ export function createSpillQuota(options: SpillQuotaOptions = {}): SpillQuota {
     return {
       take,
       takeAll: (bytes) => bytes <= Math.min(callLeft, runLeft) && take(bytes) === bytes,
+      remaining: () => Math.min(callLeft, runLeft),
     };
   };
 
