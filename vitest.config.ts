@@ -28,6 +28,11 @@ export default defineConfig({
         find: /^@toolhost\/node\/host$/,
         replacement: fileURLToPath(new URL('packages/node/src/host.ts', import.meta.url)),
       },
+      // The OTLP export entry of @toolhost/otel, which the CLI imports lazily.
+      {
+        find: /^@toolhost\/otel\/otlp$/,
+        replacement: fileURLToPath(new URL('packages/otel/src/otlp.ts', import.meta.url)),
+      },
     ],
   },
   test: {

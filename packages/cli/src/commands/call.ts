@@ -20,6 +20,7 @@ import {
 } from './call-journal-options.js';
 import { reportJournal, unresolvedHint } from './report-journal.js';
 import { safeToolName } from './safe-tool-name.js';
+import { startTracing } from '../session/start-tracing.js';
 import { sanitizeForTerminal } from '../terminal/sanitize-for-terminal.js';
 import { trapInterrupts } from './trap-interrupts.js';
 
@@ -57,10 +58,12 @@ async function runCall(
   const journal = resolveCallJournal(options, settings, io.cwd);
   const args = await readCallArgs(rawArgs, io.stdin);
   const interaction = detectInteraction(io, { json, stdinUsed: rawArgs === '-' });
+  const tracing = await startTracing(io);
   const interrupts = trapInterrupts(io);
   try {
     const session = await openSession({
       settings,
+      ...(tracing === undefined ? {} : { traceRegistry: tracing.traceRegistry }),
       // One call: the host builds only the arms this tool uses.
       dispatchable: [toolId],
       ...(interaction.prompter === undefined
@@ -91,6 +94,8 @@ async function runCall(
     }
   } finally {
     interrupts.dispose();
+    // Before the process exits: a queued span would otherwise be lost.
+    await tracing?.shutdown();
   }
 }
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { CliUsageError } from '../cli-error.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { ServeCallLimits } from '../mcp/serve-call-limits.js';
+import { startTracing } from '../session/start-tracing.js';
 import type { CliIo } from './cli-io.js';
 import {
   addPolicyOptions,
@@ -45,17 +46,22 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       const callLimits = toCallLimits(options);
       // Loaded lazily so `call` and friends never pay for the MCP SDK.
       const { startMcpServer } = await import('../mcp-server.js');
+      const tracing = await startTracing(io);
       try {
         await startMcpServer({
           settings,
           io,
           callLimits,
           ...(transport === undefined ? {} : { transport }),
+          ...(tracing === undefined ? {} : { traceRegistry: tracing.traceRegistry }),
         });
       } catch (error) {
         throw transport === undefined
           ? error
           : (toListenUsageError(error, transport.port) ?? error);
+      } finally {
+        // On shutdown (stdin closed, SIGINT/SIGTERM): the spans still queued are exported.
+        await tracing?.shutdown();
       }
       setExit(EXIT_CODES.success);
     });

@@ -10,6 +10,7 @@ import { describeMcpReach } from '../session/describe-mcp-reach.js';
 import { describeHostContainment } from '../session/describe-process-floors.js';
 import { openSession, type Session } from '../session/open-session.js';
 import type { SpillQuotaOptions } from '@toolhost/node';
+import type { ToolRegistry } from '@toolhost/core';
 import type { ServeRun } from './http-tool-session.js';
 import type { ServeCallLimits } from './serve-call-limits.js';
 
@@ -28,6 +29,8 @@ export interface McpServeSessionOptions {
   readonly io?: Pick<CliIo, 'stdin' | 'stdout' | 'stderr'>;
   /** Concurrent-call caps (defaults: 8 per session, 16 in all, 32 waiting). */
   readonly callLimits?: ServeCallLimits;
+  /** Wraps every run's registry (OTLP tracing when `OTEL_EXPORTER_OTLP_ENDPOINT` is set). */
+  readonly traceRegistry?: (registry: ToolRegistry) => ToolRegistry;
 }
 
 /** The served CLI session, and a way to open one more run per HTTP client session. */
@@ -42,7 +45,13 @@ export interface ServeSession extends ServeRun {
 /** Opens a CLI session and derives the server's options from it; `close` ends the session. */
 export async function openServeSession(options: McpServeSessionOptions): Promise<ServeSession> {
   const { settings, io } = options;
-  const session = await openSession({ settings, nonInteractiveReason: NON_INTERACTIVE_REASON });
+  const traced =
+    options.traceRegistry === undefined ? {} : { traceRegistry: options.traceRegistry };
+  const session = await openSession({
+    settings,
+    nonInteractiveReason: NON_INTERACTIVE_REASON,
+    ...traced,
+  });
   io?.stderr.write(
     `${summary(
       session.grantedTools.map((tool) => tool.id),
@@ -64,6 +73,7 @@ export async function openServeSession(options: McpServeSessionOptions): Promise
         // Media handles are content addresses: without a scope of its own, a session that learns
         // another's hash could read its bytes.
         mediaScope: `run:${runId}`,
+        ...traced,
       });
       return toServeRun(run, options.callLimits);
     },

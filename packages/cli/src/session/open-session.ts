@@ -64,6 +64,8 @@ export interface SessionOptions {
    * needs are not built, so their code never loads. Absent: every arm, whatever the grant.
    */
   readonly dispatchable?: readonly ToolId[];
+  /** Wraps the (audited) registry, e.g. in OTLP tracing (`startTracing`). */
+  readonly traceRegistry?: (registry: ToolRegistry) => ToolRegistry;
 }
 
 /** Where a session's effect journal lives. */
@@ -181,7 +183,8 @@ async function assemble(
   const tools = [...LOCAL_TOOLS, ...created.mcpTools];
   if (options.allowUnknownGrant !== true) await refuseUnknownGrant(settings, tools, created);
   const engine = createToolRegistry({ tools, host });
-  const registry = audit === undefined ? engine : withAudit(engine, audit);
+  const audited = audit === undefined ? engine : withAudit(engine, audit);
+  const registry = options.traceRegistry?.(audited) ?? audited;
   const granted = new Set(settings.grant);
   const grantedTools = tools.filter((tool) => granted.has(tool.id));
   const protectedPaths: ProtectedPathContext = {
