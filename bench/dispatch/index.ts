@@ -4,21 +4,41 @@ import {
   boundForModel,
   createToolRegistry,
   defineTool,
+  readFileTool,
   redactSecretShapedText,
+  type FileRead,
   type ToolDispatchContext,
+  type ToolDispatchOutcome,
   type ToolOutputStore,
 } from '@toolhost/core';
 
-import { measureUs, type BenchRow } from '../bench-row.js';
+import type { BenchRow } from '../bench-row.js';
+import { interleavedRows, sampleInterleaved, type Sample } from '../sample-interleaved.js';
 
 // The engine's own costs: one dispatch of a trivial read-only tool against the floor (the same
-// zod parse + a direct call), bounding 1 MiB and 64 MiB results, and redaction throughput on
-// ordinary text against adversarial text built to make a naive pattern backtrack.
+// zod parse + a direct call), `read_file` with its events read against the same dispatch with
+// them unread, bounding 1 MiB and 64 MiB results, and redaction throughput on ordinary text
+// against adversarial text built to make a naive pattern backtrack. Every row is sampled
+// interleaved (subject and baseline alternately, forwards and backwards): min and median.
 
-const MIB = 1024 * 1024;
+const KIB = 1024;
+const MIB = KIB * KIB;
+const CONTEXT: ToolDispatchContext = {
+  nodeId: 'bench',
+  grantedToolIds: new Set(['read_thing', 'read_file']),
+  config: {},
+  toolPolicy: {},
+  fsScope: 'sandboxed',
+  gateApproved: false,
+};
 
 export async function run(): Promise<BenchRow[]> {
-  return [...(await dispatchRows()), ...(await boundRows()), ...redactionRows()];
+  return [
+    ...(await dispatchRows()),
+    ...(await eventRows()),
+    ...(await boundRows()),
+    ...(await redactionRows()),
+  ];
 }
 
 async function dispatchRows(): Promise<BenchRow[]> {
@@ -38,35 +58,77 @@ async function dispatchRows(): Promise<BenchRow[]> {
     dispatch: (input) => read(input),
   });
   const registry = createToolRegistry({ tools: [tool], host: {} });
-  const ctx: ToolDispatchContext = {
-    nodeId: 'bench',
-    grantedToolIds: new Set(['read_thing']),
-    config: {},
-    toolPolicy: {},
-    fsScope: 'sandboxed',
-    gateApproved: false,
-  };
   const call = { id: 'call-1', name: 'read_thing', args: { path: 'src/index.ts' } };
-  // Interleaved rounds, fastest of each: other processes on a shared machine slow both alike.
-  let floorUs = Number.POSITIVE_INFINITY;
-  let dispatchUs = Number.POSITIVE_INFINITY;
-  // Short rounds (~2 ms) so some of them run unpreempted on a loaded machine.
-  for (let round = 0; round < 60; round += 1) {
-    const options = { iterations: 2_000, rounds: 1, warmup: round === 0 ? 20_000 : 0 };
-    floorUs = Math.min(floorUs, await measureUs(() => read(args.parse(call.args)), options));
-    dispatchUs = Math.min(dispatchUs, await measureUs(() => registry.dispatch(call, ctx), options));
-  }
-  return [
+  // A batch per timed run: one µs-scale call is below what a single clock read resolves well.
+  const samples = await sampleInterleaved(
     {
-      name: 'dispatch',
-      subject: 'registry.dispatch (read-only tool, whole pipeline)',
-      baseline: 'floor: same zod parse + direct call',
-      subjectUs: dispatchUs,
-      baselineUs: floorUs,
-      ratio: dispatchUs / floorUs,
-      target: '< 2.5 µs',
+      dispatch: { run: batch(() => registry.dispatch(call, CONTEXT)) },
+      floor: { run: batch(() => read(args.parse(call.args))) },
     },
+    { iterations: 400, warmup: 100 },
+  );
+  return interleavedRows({
+    label: 'dispatch',
+    subject: 'registry.dispatch (read-only tool, whole pipeline)',
+    baseline: 'floor: same zod parse + direct call',
+    subjectSample: perCall(samples.dispatch),
+    baselineSample: perCall(samples.floor),
+    target: '< 2.5 µs',
+  });
+}
+
+/**
+ * `read_file` through the registry (a stub fs arm, so the row is the engine's own cost), its
+ * events read the way the CLI reads them — `toolhost call --json` copies `call` and `result` by
+ * name, the audit log spreads `result` — against the same dispatch with the events left unread.
+ * A small file (the target) and a 4 KiB one: the summary redacts its whole window (the first
+ * 8 KiB) twice, so its cost grows with the result up to that window.
+ */
+async function eventRows(): Promise<BenchRow[]> {
+  return [
+    ...(await eventRow(
+      'small file',
+      'export const answer = 42;\nexport default answer;\n',
+      '≤ 1.2x',
+    )),
+    ...(await eventRow('4 KiB', sourceText(4 * KIB), 'informational')),
   ];
+}
+
+async function eventRow(label: string, content: string, target: string): Promise<BenchRow[]> {
+  const read: FileRead = {
+    content,
+    mimeType: 'text/plain',
+    sizeBytes: content.length,
+    lastModified: '2026-11-30T02:41:22.000Z',
+  };
+  const registry = createToolRegistry({
+    tools: [readFileTool],
+    host: { fs: { readFile: async () => read, listDirectory: unreachable } },
+  });
+  const call = { id: 'call-1', name: 'read_file', args: { path: 'src/index.ts' } };
+  let sink = 0;
+  const readEvents = (outcome: ToolDispatchOutcome): void => {
+    const copied = { call: outcome.events.call, result: outcome.events.result };
+    const audited = { ...outcome.events.result };
+    sink += copied.call.toolId.length + audited.outputSummary.length;
+  };
+  const samples = await sampleInterleaved(
+    {
+      read: { run: batch(async () => readEvents(await registry.dispatch(call, CONTEXT))) },
+      unread: { run: batch(() => registry.dispatch(call, CONTEXT)) },
+    },
+    { iterations: 400, warmup: 100 },
+  );
+  if (sink === 0) throw new Error('bench: events were not read');
+  return interleavedRows({
+    label: `dispatch read_file ${label}, events read`,
+    subject: `read_file dispatch (stub fs arm, ${label}) + events.call/result read`,
+    baseline: 'the same dispatch, events unread',
+    subjectSample: perCall(samples.read),
+    baselineSample: perCall(samples.unread),
+    target,
+  });
 }
 
 async function boundRows(): Promise<BenchRow[]> {
@@ -75,116 +137,113 @@ async function boundRows(): Promise<BenchRow[]> {
     spill: async (text) => ({ ref: '/run/spill/1.txt', byteLength: Buffer.byteLength(text) }),
   };
   const rows: BenchRow[] = [];
-  for (const [label, size, iterations, rounds] of [
-    ['1 MiB', MIB, 2, 40],
-    ['64 MiB', 64 * MIB, 1, 8],
+  for (const [label, size, iterations] of [
+    ['1 MiB', MIB, 60],
+    ['64 MiB', 64 * MIB, 6],
   ] as const) {
     const text = logText(size);
-    let boundUs = Number.POSITIVE_INFINITY;
-    let scanUs = Number.POSITIVE_INFINITY;
-    for (let round = 0; round < rounds; round += 1) {
-      const options = { iterations, rounds: 1, warmup: round === 0 ? 3 : 0 };
-      boundUs = Math.min(boundUs, await measureUs(() => boundForModel(text, { store }), options));
-      scanUs = Math.min(scanUs, await measureUs(async () => Buffer.byteLength(text), options));
-    }
-    rows.push({
-      name: 'dispatch',
-      subject: `boundForModel, ${label} log text (spilled)`,
-      baseline: 'Buffer.byteLength over the same text',
-      subjectUs: boundUs,
-      baselineUs: scanUs,
-      ratio: boundUs / scanUs,
-      target: label === '1 MiB' ? '< 2000 µs' : 'measured',
-    });
+    const samples = await sampleInterleaved(
+      {
+        bound: { run: async () => void (await boundForModel(text, { store })) },
+        scan: { run: async () => void Buffer.byteLength(text) },
+      },
+      { iterations, warmup: 2 },
+    );
+    rows.push(
+      ...interleavedRows({
+        label: 'dispatch',
+        subject: `boundForModel, ${label} log text (spilled)`,
+        baseline: 'Buffer.byteLength over the same text',
+        subjectSample: samples.bound,
+        baselineSample: samples.scan,
+        target: label === '1 MiB' ? '< 2000 µs' : 'measured',
+      }),
+    );
   }
   return rows;
 }
 
 // Redaction is timed on 128 KiB slices and reported per MiB: on a loaded machine a whole-MiB
 // run rarely gets an unpreempted time slice, which biased long (adversarial) runs upwards.
-const SLICE = 128 * 1024;
+const SLICE = 128 * KIB;
+const ADVERSARIAL: readonly (readonly [string, string])[] = [
+  ['sk-sk-sk- run', 'sk-'],
+  ['aaaa… run', 'a'],
+  ['Bearer Bearer …', 'Bearer '],
+  ['-----BEGIN without END', '-----BEGIN PRIVATE KEY-----\n'],
+  ['eyJeyJ… (JWT prefix)', 'eyJ'],
+  ['://a:b://a:b… (userinfo)', '://a:b'],
+  ['passwordtoken… (keywords)', 'passwordtoken'],
+  ['mixed adversarial', 'sk-sk-aaaaaaaa Bearer Bearer eyJeyJ ://x:y passwordtoken '],
+  ['secret-dense: password="… every 10 chars', 'password="'],
+];
 
-function redactionRows(): BenchRow[] {
+async function redactionRows(): Promise<BenchRow[]> {
   const ordinary = logText(SLICE);
-  const ordinaryUs = perMib(fastestUs(() => redactSecretShapedText(ordinary), 40));
-  const scanUs = perMib(fastestUs(() => ordinary.indexOf('\u0000'), 40));
-  const rows: BenchRow[] = [
-    {
-      name: 'dispatch',
-      subject: `redactSecretShapedText per MiB, ordinary (${mibPerSecond(ordinaryUs)} MiB/s)`,
-      baseline: 'String#indexOf scan of the same text',
-      subjectUs: ordinaryUs,
-      baselineUs: scanUs,
-      ratio: ordinaryUs / scanUs,
-      target: '≥ 200 MiB/s',
-    },
-  ];
-  const adversarial: readonly (readonly [string, string])[] = [
-    ['sk-sk-sk- run', 'sk-'],
-    ['aaaa… run', 'a'],
-    ['Bearer Bearer …', 'Bearer '],
-    ['-----BEGIN without END', '-----BEGIN PRIVATE KEY-----\n'],
-    ['eyJeyJ… (JWT prefix)', 'eyJ'],
-    ['://a:b://a:b… (userinfo)', '://a:b'],
-    ['passwordtoken… (keywords)', 'passwordtoken'],
-    ['mixed adversarial', 'sk-sk-aaaaaaaa Bearer Bearer eyJeyJ ://x:y passwordtoken '],
-    ['secret-dense: password="… every 10 chars', 'password="'],
-  ];
-  for (const [label, unit] of adversarial) {
-    const text = unit.repeat(Math.ceil(SLICE / unit.length)).slice(0, SLICE);
-    // Interleaved with the ordinary run, so load from other processes hits both alike.
-    const [sliceUs, againstSliceUs] = fastestPairUs(
-      () => redactSecretShapedText(text),
-      () => redactSecretShapedText(ordinary),
-      40,
+  const redact = (text: string) => async () => void redactSecretShapedText(text);
+  const operations = {
+    ordinary: { run: redact(ordinary) },
+    scan: { run: async () => void ordinary.indexOf('\u0000') },
+    ...Object.fromEntries(
+      ADVERSARIAL.map(([label, unit]) => [
+        label,
+        { run: redact(unit.repeat(Math.ceil(SLICE / unit.length)).slice(0, SLICE)) },
+      ]),
+    ),
+  };
+  // One loop for every text, so load from other processes hits each alike.
+  const samples: Record<string, Sample> = await sampleInterleaved(operations, {
+    iterations: 60,
+    warmup: 5,
+  });
+  const ordinarySample = perMib(samples['ordinary']);
+  const rows = interleavedRows({
+    label: 'dispatch',
+    subject: `redactSecretShapedText per MiB, ordinary (${mibPerSecond(ordinarySample.minUs)} MiB/s)`,
+    baseline: 'String#indexOf scan of the same text',
+    subjectSample: ordinarySample,
+    baselineSample: perMib(samples['scan']),
+    target: '≥ 200 MiB/s',
+  });
+  for (const [label] of ADVERSARIAL) {
+    const sample = perMib(samples[label]);
+    rows.push(
+      ...interleavedRows({
+        label: 'dispatch',
+        subject: `redact per MiB, ${label} (${mibPerSecond(sample.minUs)} MiB/s)`,
+        baseline: 'redact per MiB, ordinary (interleaved)',
+        subjectSample: sample,
+        baselineSample: ordinarySample,
+        target: label.startsWith('secret-dense') ? 'informational' : '≤ 2x',
+      }),
     );
-    const us = perMib(sliceUs);
-    const againstUs = perMib(againstSliceUs);
-    rows.push({
-      name: 'dispatch',
-      subject: `redact per MiB, ${label} (${mibPerSecond(us)} MiB/s)`,
-      baseline: 'redact per MiB, ordinary (interleaved)',
-      subjectUs: us,
-      baselineUs: againstUs,
-      ratio: us / againstUs,
-      target: label.startsWith('secret-dense') ? 'informational' : '≤ 3x',
-    });
   }
   return rows;
 }
 
-// The fastest of several rounds, in microseconds: on a shared machine the minimum is the
-// measurement least disturbed by other processes.
-function fastestUs(operation: () => unknown, rounds = 15): number {
-  for (let index = 0; index < 3; index += 1) operation();
-  let best = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < rounds; round += 1) {
-    const start = process.hrtime.bigint();
-    operation();
-    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1000);
-  }
-  return best;
+async function unreachable(): Promise<never> {
+  throw new Error('bench: not part of this row');
 }
 
-function fastestPairUs(
-  subject: () => unknown,
-  baseline: () => unknown,
-  rounds = 15,
-): [number, number] {
-  let subjectBest = Number.POSITIVE_INFINITY;
-  let baselineBest = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < rounds + 3; round += 1) {
-    const subjectUs = fastestUs(subject, 1);
-    const baselineUs = fastestUs(baseline, 1);
-    if (round < 3) continue;
-    subjectBest = Math.min(subjectBest, subjectUs);
-    baselineBest = Math.min(baselineBest, baselineUs);
-  }
-  return [subjectBest, baselineBest];
+const BATCH = 50;
+
+function batch(operation: () => Promise<unknown>): () => Promise<void> {
+  return async () => {
+    for (let index = 0; index < BATCH; index += 1) await operation();
+  };
 }
 
-function perMib(sliceUs: number): number {
-  return (sliceUs * MIB) / SLICE;
+function perCall(sample: Sample): Sample {
+  return scaled(sample, 1 / BATCH);
+}
+
+function perMib(sample: Sample | undefined): Sample {
+  if (sample === undefined) throw new Error('bench: a redaction text was not sampled');
+  return scaled(sample, MIB / SLICE);
+}
+
+function scaled({ medianUs, minUs, cpuMedianUs }: Sample, factor: number): Sample {
+  return { medianUs: medianUs * factor, minUs: minUs * factor, cpuMedianUs: cpuMedianUs * factor };
 }
 
 function mibPerSecond(microseconds: number): string {
@@ -197,5 +256,11 @@ function logText(size: number): string {
     '2026-11-30T02:41:22Z INFO build step 14/20 compiled src/dispatch/enforce-policy.ts in 12ms ' +
     '(commit 3f786850e387550fdab836ed7e6dc881de23001b, request 123e4567-e89b-12d3-a456-426614174000) ' +
     'see https://example.com/docs/build?page=2 for details; 10.0.3.7:5432 ok\n';
+  return line.repeat(Math.ceil(size / line.length)).slice(0, size);
+}
+
+// A source file as `read_file` returns one: indented code lines, no secrets.
+function sourceText(size: number): string {
+  const line = '  const resolved = await resolveInJail(root, request.path, { follow: false });\n';
   return line.repeat(Math.ceil(size / line.length)).slice(0, size);
 }

@@ -8,7 +8,8 @@ import {
   type ToolDispatchContext,
 } from '@toolhost/core';
 
-import { measureUs, type BenchRow } from '../bench-row.js';
+import type { BenchRow } from '../bench-row.js';
+import { interleavedRows, sampleInterleaved, type Sample } from '../sample-interleaved.js';
 
 // What the reference loop adds on top of the registry: one model response of five calls through
 // `runToolCalls` (ladder, branding, result parts) against the same five `registry.dispatch` calls.
@@ -38,24 +39,32 @@ export async function run(): Promise<BenchRow[]> {
   const direct = async () => {
     for (const call of calls) await registry.dispatch(call, ctx);
   };
-  const loop = () => runToolCalls(calls, { registry, ctx, budget: createCorrectionBudget() });
-  let directUs = Number.POSITIVE_INFINITY;
-  let loopUs = Number.POSITIVE_INFINITY;
-  // Interleaved rounds, fastest of each: other processes on a shared machine slow both alike.
-  for (let round = 0; round < 20; round += 1) {
-    const options = { iterations: 2_000, rounds: 1, warmup: round === 0 ? 4_000 : 0 };
-    directUs = Math.min(directUs, await measureUs(direct, options));
-    loopUs = Math.min(loopUs, await measureUs(loop, options));
-  }
-  return [
-    {
-      name: 'tool-loop',
-      subject: 'runToolCalls, one response of 5 calls',
-      baseline: 'the same 5 registry.dispatch calls',
-      subjectUs: loopUs,
-      baselineUs: directUs,
-      ratio: loopUs / directUs,
-      target: '≤ 1.3x',
-    },
-  ];
+  const loop = async () =>
+    void (await runToolCalls(calls, { registry, ctx, budget: createCorrectionBudget() }));
+  // Sampled interleaved (subject and baseline alternately, forwards and backwards), a batch of
+  // responses per timed run: one ~15 µs response is below what a single clock read resolves well.
+  const samples = await sampleInterleaved(
+    { loop: { run: batch(loop) }, direct: { run: batch(direct) } },
+    { iterations: 400, warmup: 50 },
+  );
+  return interleavedRows({
+    label: 'tool-loop',
+    subject: 'runToolCalls, one response of 5 calls',
+    baseline: 'the same 5 registry.dispatch calls',
+    subjectSample: perResponse(samples.loop),
+    baselineSample: perResponse(samples.direct),
+    target: '≤ 1.3x',
+  });
+}
+
+const BATCH = 20;
+
+function batch(operation: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    for (let index = 0; index < BATCH; index += 1) await operation();
+  };
+}
+
+function perResponse({ medianUs, minUs, cpuMedianUs }: Sample): Sample {
+  return { medianUs: medianUs / BATCH, minUs: minUs / BATCH, cpuMedianUs: cpuMedianUs / BATCH };
 }

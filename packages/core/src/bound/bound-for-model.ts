@@ -6,11 +6,14 @@ import { backstopInlineMedia } from './backstop-inline-media.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
 import { countLines } from './count-lines.js';
 import {
+  completeRendering,
   excerptRendering,
   joinRendering,
-  measureRendering,
-  planRendering,
   renderForModel,
+  renderingBytes,
+  renderingLines,
+  sectionsFit,
+  splitSections,
   type Rendering,
 } from './render-for-model.js';
 import { backwardCut, forwardCut, utf8ByteLength } from './utf8.js';
@@ -21,7 +24,7 @@ import { backwardCut, forwardCut, utf8ByteLength } from './utf8.js';
  */
 export type OverCeilingText =
   | { readonly text: string; readonly lines?: number; readonly bytes?: number }
-  | { readonly rendering: Rendering; readonly lines: number; readonly bytes: number };
+  | { readonly rendering: Rendering; readonly lines: number; readonly bytes?: number };
 
 /** Where an over-ceiling result may spill and what may cancel the spill. */
 export interface BoundForModelOptions {
@@ -68,23 +71,41 @@ export function overCeilingText(
   if (typeof value !== 'object' || value === null) return undefined;
   let rendering: Rendering | undefined;
   try {
-    rendering = planRendering(value);
+    const split = splitSections(value);
+    // Sizes alone settle most renderings: no head, rule or byte count is built for them.
+    if (split !== undefined && sectionsFit(split, limits)) return undefined;
+    rendering = split === undefined ? undefined : completeRendering(split);
   } catch {
     return { text: UNSERIALIZABLE };
   }
-  if (rendering !== undefined) {
-    // The model reads this rendering itself, so it is what the limits bound, lines included.
-    const { lines, bytes } = measureRendering(rendering);
-    return lines <= limits.maxLines && bytes <= limits.maxBytes
-      ? undefined
-      : { rendering, lines, bytes };
-  }
+  if (rendering !== undefined) return overCeilingRendering(rendering, limits);
   if (estimateJsonBytes(value, limits.maxBytes, 0) <= limits.maxBytes) return undefined;
   // Near the ceiling, decide on the compact JSON the model would otherwise be handed.
   const json = safeStringify(value);
   if (json === undefined) return { text: UNSERIALIZABLE };
   if (json.length <= limits.maxBytes && utf8ByteLength(json) <= limits.maxBytes) return undefined;
   return renderForModel(value) ?? { text: UNSERIALIZABLE };
+}
+
+// The model reads this rendering itself, so it is what the limits bound, lines included. Its
+// bytes are counted only when its length leaves the answer open: a spill reports them anyway.
+function overCeilingRendering(
+  rendering: Rendering,
+  limits: ToolResultLimits,
+): OverCeilingText | undefined {
+  const lines = renderingLines(rendering);
+  if (lines > limits.maxLines || renderingUnits(rendering) > limits.maxBytes) {
+    return { rendering, lines };
+  }
+  const bytes = renderingBytes(rendering);
+  return bytes <= limits.maxBytes ? undefined : { rendering, lines, bytes };
+}
+
+// A UTF-16 unit is at least one UTF-8 byte.
+function renderingUnits({ head, sections }: Rendering): number {
+  let units = head.length;
+  for (const { header, body } of sections) units += 2 + header.length + body.length;
+  return units;
 }
 
 /** Builds the preview + marker for an over-ceiling text, spilling the full text first. */
@@ -112,7 +133,10 @@ export async function truncate(
             : 'spill_failed';
     }
   }
-  const bytes = spill?.byteLength ?? over.bytes ?? utf8ByteLength(text());
+  const bytes =
+    spill?.byteLength ??
+    over.bytes ??
+    ('rendering' in over ? renderingBytes(over.rendering) : utf8ByteLength(over.text));
   const lines = over.lines ?? countLines(text(), Number.POSITIVE_INFINITY);
   const where =
     spill === undefined

@@ -32,12 +32,28 @@ export interface RenderedText {
  * JSON. Throws like `JSON.stringify` on a cycle or a BigInt.
  */
 export function planRendering(value: object): Rendering | undefined {
+  const split = splitSections(value);
+  return split === undefined ? undefined : completeRendering(split);
+}
+
+/**
+ * A plain object's fields split into the bulk text sections and the rest, before the JSON head
+ * and the header rule are built (what bounding needs to know that a rendering fits); `undefined`
+ * when `planRendering` would give `undefined`.
+ */
+export interface SectionSplit {
+  /** The fields that stay JSON; null prototype, so an own `__proto__` field stays a field. */
+  readonly rest: Record<string, unknown>;
+  readonly bulk: readonly (readonly [key: string, body: string])[];
+}
+
+/** `planRendering`'s first half: which fields are sections. Builds no text. */
+export function splitSections(value: object): SectionSplit | undefined {
   if (!isPlainObject(value)) return undefined;
   const fields = value as Record<string, unknown>;
   const keys = Object.keys(fields);
   // Most results have no bulk text: find out before building anything.
   if (!keys.some((key) => isSection(key, fields[key]))) return undefined;
-  // Null prototype: an own `__proto__` field stays a field instead of vanishing from the JSON.
   const rest = Object.create(null) as Record<string, unknown>;
   const bulk: [key: string, body: string][] = [];
   for (const key of keys) {
@@ -45,11 +61,69 @@ export function planRendering(value: object): Rendering | undefined {
     if (typeof field === 'string' && isSection(key, field)) bulk.push([key, field]);
     else rest[key] = field;
   }
+  return { rest, bulk };
+}
+
+/** `planRendering`'s second half. Throws like `JSON.stringify` on a cycle or a BigInt. */
+export function completeRendering({ rest, bulk }: SectionSplit): Rendering {
   const rule = uniqueRule(bulk.map(([, body]) => body));
   return {
     head: JSON.stringify(rest, null, 2),
     sections: bulk.map(([key, body]) => ({ header: `${rule} ${key} ${rule}`, body })),
   };
+}
+
+/**
+ * True when the rendering of `split` certainly fits `limits`, told from sizes alone: the lines
+ * are counted, the bytes bounded (a UTF-16 unit is at most 3 UTF-8 bytes, the ASCII header rule
+ * no longer than five plus one per line break that could start a run of `=`), and neither the
+ * JSON head, nor the rule, nor a byte count is built. False means "measure it", not "over": a
+ * head that is not all flat scalars (which JSON could refuse) is never judged here.
+ */
+export function sectionsFit(
+  { rest, bulk }: SectionSplit,
+  { maxBytes, maxLines }: { readonly maxBytes: number; readonly maxLines: number },
+): boolean {
+  const head = flatHeadBound(rest);
+  if (head === undefined) return false;
+  let lines = head.lines;
+  let textUnits = head.units;
+  let asciiUnits = 0;
+  let bodyUnits = 0;
+  for (const [key, body] of bulk) {
+    lines += 1 + countLines(body, maxLines);
+    if (lines > maxLines) return false;
+    textUnits += body.length;
+    bodyUnits += body.length;
+    // Two line breaks, two spaces and the key around each header's two rules.
+    asciiUnits += 4 + key.length;
+  }
+  // Every run the rule must avoid starts a body or follows a line break and five `=`.
+  const ruleLength = 5 + bulk.length + Math.floor(bodyUnits / 6);
+  asciiUnits += bulk.length * 2 * ruleLength;
+  return textUnits * 3 + asciiUnits <= maxBytes;
+}
+
+// Lines and a UTF-16 length bound of `JSON.stringify(rest, null, 2)` when every field is a
+// string, a finite or non-finite number, a boolean or null (JSON cannot refuse those); else
+// `undefined`.
+function flatHeadBound(
+  rest: Record<string, unknown>,
+): { lines: number; units: number } | undefined {
+  let fields = 0;
+  let units = 3;
+  for (const key of Object.keys(rest)) {
+    const field = rest[key];
+    let valueUnits: number;
+    if (typeof field === 'string') valueUnits = field.length * 6 + 2;
+    else if (typeof field === 'number') valueUnits = 24;
+    else if (typeof field === 'boolean' || field === null) valueUnits = 5;
+    else return undefined;
+    fields += 1;
+    // Newline, two spaces of indent, the quoted (at worst escaped) key, `: `, the value, `,`.
+    units += 3 + key.length * 6 + 2 + 2 + valueUnits + 1;
+  }
+  return { lines: fields === 0 ? 1 : fields + 2, units };
 }
 
 /** The rendering as one text: head, then each header line and its raw text. */
@@ -83,18 +157,26 @@ export function excerptRendering(rendering: Rendering, units: number): string {
 }
 
 /** Lines and UTF-8 bytes of `joinRendering(rendering)`, without building it. */
-export function measureRendering({ head, sections }: Rendering): {
+export function measureRendering(rendering: Rendering): {
   lines: number;
   bytes: number;
 } {
+  return { lines: renderingLines(rendering), bytes: renderingBytes(rendering) };
+}
+
+/** Lines of `joinRendering(rendering)`, without building it. */
+export function renderingLines({ head, sections }: Rendering): number {
   let lines = countLines(head, Number.POSITIVE_INFINITY);
+  // Counted per body: the same scan over the joined text is ~5x slower in V8.
+  for (const { body } of sections) lines += 1 + countLines(body, Number.POSITIVE_INFINITY);
+  return lines;
+}
+
+/** UTF-8 bytes of `joinRendering(rendering)`, without building it. */
+export function renderingBytes({ head, sections }: Rendering): number {
   let bytes = utf8ByteLength(head);
-  for (const { header, body } of sections) {
-    // Counted per body: the same scan over the joined text is ~5x slower in V8.
-    lines += 1 + countLines(body, Number.POSITIVE_INFINITY);
-    bytes += 2 + header.length + utf8ByteLength(body);
-  }
-  return { lines, bytes };
+  for (const { header, body } of sections) bytes += 2 + header.length + utf8ByteLength(body);
+  return bytes;
 }
 
 /**

@@ -38,7 +38,14 @@ export async function dispatch(
   const { parts, output, bounded, journal } = await journalBracket(bracket, stage);
   throwIfAborted(ctx.signal, def.id);
   const hiddenKeys = hiddenKeysOf(tool, ctx.secretArgKeys);
-  const events = projectEvents({ toolId: def.id, args, hiddenKeys, modelResult: bounded.result });
+  const events = projectEvents({
+    toolId: def.id,
+    args,
+    hiddenKeys,
+    modelResult: bounded.result,
+    // Bounded here, its media already replaced; a replayed record comes from outside.
+    mediaChecked: journal?.status !== 'replayed',
+  });
   return brandUntrusted({
     toolCallId: call.id,
     toolId: def.id,

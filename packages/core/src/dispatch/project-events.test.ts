@@ -197,11 +197,25 @@ describe('projectEvents', () => {
       args: { a: 1 },
       hiddenKeys: new Set(),
       modelResult: 'ok',
+      mediaChecked: true,
     });
 
     expect(JSON.parse(JSON.stringify(events))).toEqual({
       call: { toolId: 't', toolInput: { a: 1 } },
       result: { toolId: 't', success: true, outputSummary: 'ok' },
     });
+  });
+
+  it('walks a result bounding did not check (a replayed record) for inline media again', () => {
+    const events = projectEvents({
+      toolId: 't',
+      args: {},
+      hiddenKeys: new Set(),
+      modelResult: { image: new Uint8Array(8), media: { kind: 'base64', data: 'AAAA' } },
+      mediaChecked: false,
+    });
+
+    expect(events.result.outputSummary).toContain('[inline binary removed: 8 bytes;');
+    expect(events.result.outputSummary).not.toContain('AAAA');
   });
 });

@@ -17,6 +17,11 @@ export interface ProjectEventsInput {
   readonly hiddenKeys: ReadonlySet<string>;
   /** The bounded model-facing result (never the full one: the summary cost stays bounded). */
   readonly modelResult: unknown;
+  /**
+   * True when `modelResult` came out of this dispatch's bounding, which already replaced its
+   * inline media: the summary then skips a second walk (a replayed record is walked again).
+   */
+  readonly mediaChecked: boolean;
 }
 
 /**
@@ -50,7 +55,9 @@ class LazyEvents implements ToolDispatchEvents {
     this.#result ??= Object.freeze({
       toolId: this.#input.toolId,
       success: true,
-      outputSummary: summarizeOutput(this.#input.modelResult),
+      outputSummary: this.#input.mediaChecked
+        ? summarizeText(summaryText(this.#input.modelResult))
+        : summarizeOutput(this.#input.modelResult),
     });
     return this.#result;
   }
@@ -91,26 +98,77 @@ export function projectToolInput(args: unknown, hiddenKeys: ReadonlySet<string>)
     return projectValue(args, [], 0);
   }
   const ancestors: object[] = [args];
-  const projected: Record<string, unknown> = {};
+  // Built by `fromEntries`, which defines its keys: a `__proto__` key in tool args stays data in
+  // the projection instead of becoming its prototype.
+  const projected: [string, unknown][] = [];
   for (const key of Object.keys(args)) {
     if (hiddenKeys.has(key)) continue;
-    defineOwn(projected, key, projectValue((args as Record<string, unknown>)[key], ancestors, 1));
+    projected.push([key, projectValue((args as Record<string, unknown>)[key], ancestors, 1)]);
   }
-  return projected;
+  return Object.fromEntries(projected);
 }
 
 /** A one-line, redacted, ≤ 500-character summary of the model-facing result, media as markers. */
 export function summarizeOutput(modelResult: unknown): string {
-  const text =
-    typeof modelResult === 'string'
-      ? modelResult
-      : (safeJson(backstopInlineMedia(modelResult)) ?? '');
+  return summarizeText(
+    summaryText(typeof modelResult === 'string' ? modelResult : backstopInlineMedia(modelResult)),
+  );
+}
+
+// The summary reads no further than its window, so the JSON is built with every long string
+// cut just past it: the first SUMMARY_WINDOW characters are those of the whole JSON, and a
+// megabyte of content is neither escaped nor copied. The walk still visits every value (a cycle
+// or a BigInt deep inside still makes it unserialisable, as before).
+function summaryText(modelResult: unknown): string {
+  if (typeof modelResult === 'string') return modelResult;
+  try {
+    // A replacer takes JSON off its fast path, so it is only used where a long string is.
+    const replacer = hasLongField(modelResult) ? cutLongStrings : undefined;
+    return JSON.stringify(modelResult, replacer) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+// Bulk text sits in a result's own fields (`content`, `stdout`, `body`). Read through
+// descriptors, so a getter runs only when JSON reads it.
+function hasLongField(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key of Object.keys(value)) {
+    const field: unknown = Object.getOwnPropertyDescriptor(value, key)?.value;
+    if (typeof field === 'string' && field.length > SUMMARY_WINDOW + 2) return true;
+  }
+  return false;
+}
+
+// A cut string keeps SUMMARY_WINDOW + 2 units: every unit but the last is escaped as in the
+// whole string (a surrogate pair cut in half changes only the last), so its JSON agrees with
+// the whole string's for at least SUMMARY_WINDOW characters past the quote.
+function cutLongStrings(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.length > SUMMARY_WINDOW + 2
+    ? value.slice(0, SUMMARY_WINDOW + 2)
+    : value;
+}
+
+function summarizeText(text: string): string {
   // Media first, so no encoded blob is mistaken for a secret or fills the summary; then
   // multi-line shapes (PEM, a key split by a tab), then the one-line form.
-  const window = redactSecretShapedText(scrubInlineMedia(clip(text, SUMMARY_WINDOW)));
-  const oneLine = redactSecretShapedText(window.replace(/\s+/g, ' ').trim());
-  return clip(oneLine, MAX_SUMMARY);
+  const scrubbed = scrubInlineMedia(clip(text, SUMMARY_WINDOW));
+  const window = redactSecretShapedText(scrubbed);
+  const collapsed = collapseWhitespace(window).trim();
+  // The second pass would read exactly what the first one read and changed nothing of: it
+  // would give the same text back.
+  const unchanged = collapsed === window && window === scrubbed;
+  return clip(unchanged ? window : redactSecretShapedText(collapsed), MAX_SUMMARY);
 }
+
+// `\s+` → one space, replacing only what changes: a lone space (most of them) is no match, so
+// ordinary text costs a scan rather than a replacement per word.
+function collapseWhitespace(text: string): string {
+  return text.replace(WHITESPACE_TO_COLLAPSE, ' ');
+}
+
+const WHITESPACE_TO_COLLAPSE = /\s\s+|[^\S ]/g;
 
 function projectValue(value: unknown, ancestors: object[], depth: number): unknown {
   switch (typeof value) {
@@ -136,28 +194,17 @@ function projectValue(value: unknown, ancestors: object[], depth: number): unkno
   ancestors.push(value);
   try {
     if (Array.isArray(value)) return value.map((item) => projectValue(item, ancestors, depth + 1));
-    const projected: Record<string, unknown> = {};
+    const projected: [string, unknown][] = [];
     for (const key of Object.keys(value)) {
-      defineOwn(
-        projected,
+      projected.push([
         key,
         projectValue((value as Record<string, unknown>)[key], ancestors, depth + 1),
-      );
+      ]);
     }
-    return projected;
+    return Object.fromEntries(projected);
   } finally {
     ancestors.pop();
   }
-}
-
-// A `__proto__` key in tool args must stay data in the projection, not become its prototype.
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
 }
 
 /** At most `max` UTF-16 units, never ending on half of a surrogate pair. */
@@ -165,12 +212,4 @@ function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const last = text.charCodeAt(max - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
-}
-
-function safeJson(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
 }

@@ -67,10 +67,7 @@ export async function runToolCalls(
   options: RunToolCallsOptions,
 ): Promise<ToolCallRound> {
   const { registry, budget } = options;
-  const { ctx: context } = options;
-  const prepared = typeof context === 'function' ? context : () => context;
-  const contextFor = (call: LoopToolCall): ToolDispatchContext =>
-    executionContext(prepared(call), options);
+  const contextFor = contextSource(options);
   // One object per response: every failure of this response shares one budget charge.
   const round = options.round ?? {};
   const results: ToolResultPart[] = [];
@@ -110,6 +107,15 @@ export async function runToolCalls(
   if (media.length === 0) return settled;
   const attachments = fenceReportedMedia(media, (options.randomNonce ?? defaultRandomNonce)());
   return attachments === undefined ? settled : { ...settled, attachments };
+}
+
+// One context for every call when the turn has one (built once, not per call), else each
+// call's own.
+function contextSource(options: RunToolCallsOptions): (call: LoopToolCall) => ToolDispatchContext {
+  const { ctx: prepared } = options;
+  if (typeof prepared === 'function') return (call) => executionContext(prepared(call), options);
+  const ctx = executionContext(prepared, options);
+  return () => ctx;
 }
 
 // The execution's own authority replaces whatever the prepared context carried.

@@ -243,3 +243,33 @@ describe('redactSecretShapedText: a token in any surrounding text', () => {
     );
   });
 });
+
+describe('redactSecretShapedText: a short text is screened before the full scan', () => {
+  // The screen lets through only texts with whitespace, `:` or `=`, or a 15-character token run:
+  // the shortest shape of each family, alone and in a short text, still reaches the full scan.
+  it.each([
+    ['the shortest Slack token', `xoxb-${'1'.repeat(10)}`],
+    ['the shortest app-level Slack token', `xapp-1-${'a'.repeat(10)}`],
+    ['the shortest Stripe key', `rk_live_${'A'.repeat(10)}`],
+    ['an AWS key id', `AKIA${'Q'.repeat(16)}`],
+    ['the shortest OpenAI key', `sk-${'b'.repeat(20)}`],
+    ['the shortest JWT', `eyJ${'a'.repeat(8)}.eyJ${'b'.repeat(8)}.${'c'.repeat(8)}`],
+    ['a key=value', 'token=abc'],
+    ['a key: value', 'secret:abc'],
+    ['a userinfo password', 'h://u:p@x'],
+    ['a -u password', '-u a:b'],
+    ['a bearer credential', 'Bearer abc123DEF'],
+  ])('redacts %s', (_case, secret) => {
+    for (const text of [secret, `/${secret}/`, `(${secret})`]) {
+      expect(redactSecretShapedText(text)).toContain('[redacted]');
+    }
+  });
+
+  it.each([
+    ['a path', 'packages/core/src/index.ts'],
+    ['an id', 'call-1'],
+    ['a hash', '3f786850e387550fdab836ed7e6dc881de23001b'],
+  ])('keeps %s', (_case, text) => {
+    expect(redactSecretShapedText(text)).toBe(text);
+  });
+});

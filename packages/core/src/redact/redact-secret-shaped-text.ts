@@ -9,9 +9,18 @@ export const REDACTED = '[redacted]';
  * quantifiers with no required suffix after an open-ended run, so no input makes it backtrack.
  */
 export function redactSecretShapedText(text: string): string {
+  if (text.length <= SCREENED_UP_TO && !MAY_HOLD_SECRET.test(text)) return text;
   const withoutKeys = text.includes('-----BEGIN ') ? redactPrivateKeyBlocks(text) : text;
   return withoutKeys.replace(SECRET_SHAPES, REPLACEMENT);
 }
+
+// What every shape below needs, cheap to look for in a short text (an argument leaf, a path):
+// a key-value, header, netrc, userinfo, `-u` or PEM shape has whitespace, `:` or `=`; a vendor
+// token or JWT is a run of at least 15 of `[A-Za-z0-9_.-]` (`xoxb-` and ten more is the
+// shortest). A text with neither cannot match, so it skips the full scan. Longer texts take the
+// full scan at once: this screen, which retries a run at each of its starts, is for short ones.
+const SCREENED_UP_TO = 128;
+const MAY_HOLD_SECRET = /[\s:=]|[\w.-]{15}/;
 
 // Case-insensitive keyword spelled as classes, so the vendor token shapes in the same single
 // pass stay case-sensitive (`AKIA`, not `akia`) without a second scan of the text.

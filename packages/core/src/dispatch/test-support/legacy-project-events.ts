@@ -1,0 +1,101 @@
+import {
+  backstopInlineMedia,
+  isBinary,
+  isInlineBase64Object,
+  scrubInlineMedia,
+} from '../../bound/backstop-inline-media.js';
+import { redactSecretShapedText } from '../../redact/redact-secret-shaped-text.js';
+
+// The event projections as they were before they were made cheaper (eager JSON of the whole
+// result, `\s+` collapse), kept verbatim: the equivalence test holds today's to these bytes.
+
+const MAX_LEAF = 1000;
+const MAX_SUMMARY = 500;
+const SUMMARY_WINDOW = 8192;
+const MAX_DEPTH = 32;
+const INLINE_BASE64_OBJECT = '[inline base64 media]';
+
+/** The reference `projectToolInput`. */
+export function legacyProjectToolInput(args: unknown, hiddenKeys: ReadonlySet<string>): unknown {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return projectValue(args, [], 0);
+  }
+  const ancestors: object[] = [args];
+  const projected: Record<string, unknown> = {};
+  for (const key of Object.keys(args)) {
+    if (hiddenKeys.has(key)) continue;
+    defineOwn(projected, key, projectValue((args as Record<string, unknown>)[key], ancestors, 1));
+  }
+  return projected;
+}
+
+/** The reference `summarizeOutput`. */
+export function legacySummarizeOutput(modelResult: unknown): string {
+  const text =
+    typeof modelResult === 'string'
+      ? modelResult
+      : (safeJson(backstopInlineMedia(modelResult)) ?? '');
+  const window = redactSecretShapedText(scrubInlineMedia(clip(text, SUMMARY_WINDOW)));
+  const oneLine = redactSecretShapedText(window.replace(/\s+/g, ' ').trim());
+  return clip(oneLine, MAX_SUMMARY);
+}
+
+function projectValue(value: unknown, ancestors: object[], depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return clip(redactSecretShapedText(scrubInlineMedia(clip(value, SUMMARY_WINDOW))), MAX_LEAF);
+    case 'bigint':
+      return `${value}`;
+    case 'function':
+      return '[function]';
+    case 'symbol':
+      return '[symbol]';
+    case 'object':
+      break;
+    default:
+      return value;
+  }
+  if (value === null) return null;
+  if (ancestors.includes(value)) return '[cyclic]';
+  if (depth >= MAX_DEPTH) return '[too deep]';
+  if (isBinary(value)) return `[binary ${value.byteLength} bytes]`;
+  if (isInlineBase64Object(value)) return INLINE_BASE64_OBJECT;
+  ancestors.push(value);
+  try {
+    if (Array.isArray(value)) return value.map((item) => projectValue(item, ancestors, depth + 1));
+    const projected: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      defineOwn(
+        projected,
+        key,
+        projectValue((value as Record<string, unknown>)[key], ancestors, depth + 1),
+      );
+    }
+    return projected;
+  } finally {
+    ancestors.pop();
+  }
+}
+
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
