@@ -83,7 +83,8 @@ describe('toolhost tools / doctor / serve', () => {
     const result = await runCli(['serve', '--tools', 'search_files', ...ws.stateFlags], {
       cwd: ws.root,
       input: `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`,
-      keepStdinOpenMs: 3_000,
+      keepStdinOpenMs: 15_000,
+      closeStdinAfterReply: 2,
     });
 
     expect(result.code).toBe(0);
@@ -161,7 +162,8 @@ describe('toolhost serve', () => {
     const result = await runCli(['serve', ...ws.stateFlags], {
       cwd: ws.root,
       input: `${input}\n`,
-      keepStdinOpenMs: 3_000,
+      keepStdinOpenMs: 15_000,
+      closeStdinAfterReply: 2,
     });
 
     expect(result.code).toBe(0);
@@ -202,7 +204,8 @@ describe('toolhost serve', () => {
     const result = await runCli(['serve', '--audit-log', log, ...ws.stateFlags], {
       cwd: ws.root,
       input: `${messages.map((message) => JSON.stringify(message)).join('\n')}\n`,
-      keepStdinOpenMs: 3_000,
+      keepStdinOpenMs: 15_000,
+      closeStdinAfterReply: 2,
     });
 
     expect(result.code).toBe(0);

@@ -30,6 +30,11 @@ export interface RunCliOptions {
   readonly timeoutMs?: number;
   /** Keep stdin open this long after writing `input` (a server reading requests). */
   readonly keepStdinOpenMs?: number;
+  /**
+   * Close stdin as soon as stdout holds the JSON-RPC reply with this id (`keepStdinOpenMs` is
+   * then only the upper bound): a loaded machine can take seconds to start the server.
+   */
+  readonly closeStdinAfterReply?: number;
   /** Called once the child is running, e.g. to send it a signal. */
   readonly onSpawn?: (child: ChildProcess) => void;
 }
@@ -55,7 +60,14 @@ export function runCli(args: readonly string[], options: RunCliOptions): Promise
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const reply =
+      options.closeStdinAfterReply === undefined
+        ? undefined
+        : new RegExp(`"id":${options.closeStdinAfterReply}[,}]`);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (reply?.test(stdout) === true) child.stdin.end();
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
