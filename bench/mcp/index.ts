@@ -3,15 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { BUILTIN_TOOLS, createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
 
 import { createToolServer } from '../../packages/cli/src/mcp/create-tool-server.js';
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
-import { createMcpArm } from '../../packages/node/src/mcp/create-mcp-arm.js';
-import { FIXTURE_MCP_SERVER } from '../../packages/node/src/mcp/test-support/fixture-server-declaration.js';
-import { measureUs, type BenchRow } from '../bench-row.js';
+import type { BenchRow } from '../bench-row.js';
+import { interleavedRows, sampleInterleaved } from '../sample-interleaved.js';
+import { runClientArmRows } from './client-arm.js';
 import { stdioReadFileRows } from './stdio-read-file.js';
 
 /**
@@ -19,12 +18,12 @@ import { stdioReadFileRows } from './stdio-read-file.js';
  * server over stdio, and the client arm vs a bare SDK client.
  */
 export async function run(): Promise<BenchRow[]> {
-  return [await serverRow(), ...(await stdioReadFileRows()), await clientRow()];
+  return [...(await serverRows()), ...(await stdioReadFileRows()), ...(await runClientArmRows())];
 }
 
 // tools/call read_file (1 KiB) through the SDK Client, the in-memory transport and
 // createToolServer, against registry.dispatch of the same call: the cost of the MCP layer.
-async function serverRow(): Promise<BenchRow> {
+async function serverRows(): Promise<BenchRow[]> {
   const base = await mkdtemp(path.join(tmpdir(), 'toolhost-bench-mcp-'));
   const root = path.join(base, 'app');
   await mkdir(root);
@@ -55,76 +54,23 @@ async function serverRow(): Promise<BenchRow> {
   const overMcp = () => client.callTool({ name: 'read_file', arguments: { path: 'one-k.txt' } });
   const direct = () =>
     registry.dispatch({ id: 'b', name: 'read_file', args: { path: 'one-k.txt' } }, context());
-  const best = await interleave(overMcp, direct, 400);
+  const samples = await sampleInterleaved(
+    {
+      subject: { run: async () => void (await overMcp()) },
+      baseline: { run: async () => void (await direct()) },
+    },
+    { iterations: 2000, warmup: 200 },
+  );
 
   await client.close();
   await handle.close();
   await rm(base, { recursive: true, force: true });
-  return row(
-    'mcp serve tools/call read_file 1 KiB',
-    'SDK Client → toolhost MCP server',
-    'registry.dispatch',
-    best,
-    '≤1.5x',
-  );
-}
-
-// One echo call to the fixture stdio server through the client arm (arg validation, error
-// mapping, own transport) against the SDK's Client on the SDK's StdioClientTransport.
-async function clientRow(): Promise<BenchRow> {
-  const arm = await createMcpArm({
-    servers: {
-      fx: {
-        transport: 'stdio',
-        command: process.execPath,
-        args: ['--import', 'tsx', FIXTURE_MCP_SERVER],
-      },
-    },
+  return interleavedRows({
+    label: 'mcp serve tools/call read_file 1 KiB',
+    subject: 'SDK Client → toolhost MCP server',
+    baseline: 'registry.dispatch',
+    subjectSample: samples.subject,
+    baselineSample: samples.baseline,
+    target: '≤1.5x',
   });
-  const bare = new Client({ name: 'bench', version: '1.0.0' });
-  await bare.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', FIXTURE_MCP_SERVER],
-      stderr: 'ignore',
-    }),
-  );
-  const viaArm = () => arm.capability.call({ server: 'fx', tool: 'echo', args: { text: 'x' } });
-  const viaSdk = () => bare.callTool({ name: 'echo', arguments: { text: 'x' } });
-  const best = await interleave(viaArm, viaSdk, 400);
-  await bare.close();
-  await arm.close();
-  return row('mcp client arm call (stdio)', 'host.mcp.call', 'SDK Client.callTool', best, '≤1.2x');
-}
-
-// Interleaved passes, each side's best median, so drift on a shared machine hits both.
-async function interleave(
-  subject: () => Promise<unknown>,
-  baseline: () => Promise<unknown>,
-  iterations: number,
-): Promise<{ subject: number; baseline: number }> {
-  const best = { subject: Infinity, baseline: Infinity };
-  for (let pass = 0; pass < 3; pass += 1) {
-    best.baseline = Math.min(best.baseline, await measureUs(baseline, { iterations }));
-    best.subject = Math.min(best.subject, await measureUs(subject, { iterations }));
-  }
-  return best;
-}
-
-function row(
-  name: string,
-  subject: string,
-  baseline: string,
-  best: { subject: number; baseline: number },
-  target: string,
-): BenchRow {
-  return {
-    name,
-    subject,
-    baseline,
-    subjectUs: best.subject,
-    baselineUs: best.baseline,
-    ratio: best.subject / best.baseline,
-    target,
-  };
 }

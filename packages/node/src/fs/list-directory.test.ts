@@ -1,4 +1,5 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectoryListing, FsListRequest } from '@toolhost/core';
@@ -249,3 +250,111 @@ describe('list_directory', () => {
 function b64(text: string): string {
   return Buffer.from(text).toString('base64url');
 }
+
+describe('list_directory while a walked directory is swapped for a symlink out of the root', () => {
+  // Flips `tree/sub` between the real directory and a symlink to `outside/sub` until killed.
+  const SWAPPER = `
+    const { renameSync, symlinkSync, unlinkSync } = require('node:fs');
+    const [root, outside] = process.argv.slice(1);
+    let stop = false;
+    process.on('SIGTERM', () => { stop = true; });
+    const hold = () => { const until = process.hrtime.bigint() + 200000n; while (process.hrtime.bigint() < until); };
+    process.stdout.write('ready');
+    const loop = () => {
+      for (let index = 0; index < 50 && !stop; index += 1) {
+        renameSync(root + '/tree/sub', root + '/tree/.sub-real');
+        symlinkSync(outside + '/sub', root + '/tree/sub');
+        hold();
+        unlinkSync(root + '/tree/sub');
+        renameSync(root + '/tree/.sub-real', root + '/tree/sub');
+        hold();
+      }
+      if (stop) process.exit(0);
+      setImmediate(loop);
+    };
+    loop();
+  `;
+  const OUTSIDE_SIZE = 4321;
+  let swapBox: Sandbox;
+
+  beforeAll(async () => {
+    swapBox = await createSandbox({}, async ({ root, outside }) => {
+      await mkdir(path.join(root, 'tree/sub'), { recursive: true });
+      await mkdir(path.join(outside, 'sub'));
+      for (let file = 0; file < 200; file += 1) {
+        const name = `f${String(file).padStart(3, '0')}.txt`;
+        await writeFile(path.join(root, 'tree/sub', name), 'x');
+        // Same names outside, but a size and a date no inside entry has.
+        await writeFile(path.join(outside, 'sub', name), 'o'.repeat(OUTSIDE_SIZE));
+        await utimes(
+          path.join(outside, 'sub', name),
+          new Date('2001-09-09'),
+          new Date('2001-09-09'),
+        );
+      }
+      await writeFile(path.join(outside, 'sub', 'outside-only.txt'), 'o'.repeat(OUTSIDE_SIZE));
+    });
+  });
+  afterAll(() => swapBox.close());
+
+  it('never lists an outside name, size or date: every entry is looked up through the walked descriptor', async () => {
+    const child = spawn(process.execPath, ['-e', SWAPPER, swapBox.root, swapBox.outside], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const seen = { listings: 0, withSub: 0, leaked: [] as string[] };
+    try {
+      const deadline = Date.now() + 3000;
+      while (Date.now() < deadline) {
+        const listing = await swapBox.fs.listDirectory({ path: 'tree', recursive: true });
+        seen.listings += 1;
+        if (listing.entries.some((entry) => entry.name.startsWith('tree/sub/'))) seen.withSub += 1;
+        for (const entry of listing.entries)
+          if (
+            entry.sizeBytes === OUTSIDE_SIZE ||
+            entry.lastModified.startsWith('2001-') ||
+            entry.name.includes('outside-only')
+          )
+            seen.leaked.push(`${entry.name} ${entry.sizeBytes} ${entry.lastModified}`);
+      }
+    } finally {
+      if (child.exitCode === null) {
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+
+    expect(child.exitCode).toBe(0);
+    expect(seen.leaked.slice(0, 5)).toEqual([]);
+    // The race ran: the walk met the real directory (and listed it) in some listings.
+    expect(seen.withSub).toBeGreaterThan(0);
+    expect(seen.listings).toBeGreaterThan(seen.withSub);
+  });
+});
+
+describe('list_directory of an extra root that holds the root', () => {
+  it('names each entry as the jail does: relative below the root, its real path elsewhere', async () => {
+    const outer = await createSandbox(
+      ({ sandbox }) => ({ fsScope: 'project', extraRoots: [sandbox] }),
+      async ({ root, outside }) => {
+        await writeFile(path.join(root, 'inside.txt'), 'i');
+        await writeFile(path.join(outside, 'note.txt'), 'n');
+      },
+    );
+    try {
+      // Names are asked of the jail once per directory where that gives the same answer: a
+      // directory above the root holds the root itself, named `.`, not `<directory>/app`.
+      const listing = await outer.fs.listDirectory({ path: outer.sandbox, recursive: true });
+
+      expect(names(listing)).toEqual([
+        '.',
+        path.join(outer.sandbox, 'outside'),
+        'inside.txt',
+        path.join(outer.sandbox, 'outside/note.txt'),
+      ]);
+    } finally {
+      await outer.close();
+    }
+  });
+});

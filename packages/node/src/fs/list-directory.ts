@@ -1,3 +1,4 @@
+import path from 'node:path';
 import picomatch from 'picomatch';
 import type {
   AbortSignalLike,
@@ -5,7 +6,9 @@ import type {
   DirectoryListing,
   FsListRequest,
 } from '@toolhost/core';
+import type { DirectoryRef } from './descriptor-path.js';
 import { throwIfAborted, toFsError } from './fs-error.js';
+import { isoTimestamp } from './iso-timestamp.js';
 import type { Jail } from './jail.js';
 import {
   comparePosition,
@@ -50,7 +53,8 @@ export function createListDirectory(jail: Jail) {
         // Naming an ignored directory as the path is asking for it.
         const skipIgnored =
           request.includeIgnored !== true && !namesIgnored(jail.displayName(directory.path));
-        const page = createPage(after, (entry) => toEntry(jail, entry));
+        const displayName = createDisplayName(jail);
+        const page = createPage(after, (entry) => toEntry(displayName, entry));
         let ignored = 0;
         let scanned = 0;
         let totalExact = true;
@@ -124,14 +128,34 @@ function createPage(
 }
 
 // The listed entry's own lstat, through the open parent's descriptor; `undefined` once gone.
-function toEntry(jail: Jail, entry: LevelEntry): DirectoryEntry | undefined {
+function toEntry(
+  displayName: (entry: LevelEntry) => string,
+  entry: LevelEntry,
+): DirectoryEntry | undefined {
   const stats = entry.lstat();
   if (stats === undefined) return undefined;
   return {
-    name: jail.displayName(entry.path),
+    name: displayName(entry),
     type: typeOf(stats),
     sizeBytes: stats.size,
-    lastModified: stats.mtime.toISOString(),
+    lastModified: isoTimestamp(stats.mtimeMs),
+  };
+}
+
+/**
+ * `jail.displayName` of an entry's real path, asked once per directory: below the root, an
+ * entry's name is its directory's plus `/name`. Elsewhere (an extra root) the jail names each.
+ */
+function createDisplayName(jail: Jail): (entry: LevelEntry) => string {
+  let directory: DirectoryRef | undefined;
+  let prefix: string | undefined;
+  return (entry) => {
+    if (entry.directory !== directory) {
+      directory = entry.directory;
+      const shown = jail.displayName(directory.path);
+      prefix = shown === '.' ? '' : path.isAbsolute(shown) ? undefined : `${shown}/`;
+    }
+    return prefix === undefined ? jail.displayName(entry.path) : prefix + entry.name;
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -101,5 +101,24 @@ describe('walkBreadthFirst', () => {
 
     expect(seen).not.toContain('b/planted.txt');
     expect(seen).not.toContain('b/two.txt');
+  });
+
+  it('has closed every directory it opened once it resolves, stopped or not', async () => {
+    // The chain closes a directory it leaves alongside the next open: the walk still waits.
+    const open = () => readdirSync('/proc/self/fd').length;
+    for (const stopAt of [undefined, 'a/deep/leaf.txt']) {
+      const start = await jail.openForRead('list_directory', '.', 'directory');
+      const before = open();
+      try {
+        await walkBreadthFirst(jail, start, {
+          toolId: 'list_directory',
+          recursive: true,
+          visit: (entry) => (entry.relative === stopAt ? 'stop' : 'descend'),
+        });
+        expect(open()).toBe(before);
+      } finally {
+        await start.handle.close();
+      }
+    }
   });
 });

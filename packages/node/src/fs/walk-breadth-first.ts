@@ -19,7 +19,8 @@ export class LevelEntry {
   #stats: Stats | undefined | null = null;
 
   constructor(
-    private readonly directory: DirectoryRef,
+    /** The open directory the entry is in (its real path and descriptor). */
+    readonly directory: DirectoryRef,
     private readonly parent: readonly string[],
     readonly name: string,
     dirent: Dirent,
@@ -40,7 +41,9 @@ export class LevelEntry {
   }
 
   get path(): string {
-    return path.join(this.directory.path, this.name);
+    // A verified real path and one readdir name: nothing for `path.join` to normalise.
+    const parent = this.directory.path;
+    return parent === path.sep ? `${parent}${this.name}` : `${parent}${path.sep}${this.name}`;
   }
 
   lstat(): Stats | undefined {
@@ -119,11 +122,20 @@ export async function walkBreadthFirst(
 function createOpenChain(jail: Jail, start: DirectoryRef) {
   const names: string[] = [];
   const opened: OpenedEntry[] = [];
+  // A directory left behind is never read again: its close runs alongside the next open, and
+  // the walk's end waits for every close.
+  const closing: Promise<void>[] = [];
 
-  const closeFrom = async (depth: number): Promise<void> => {
+  const closeFrom = (depth: number): void => {
     while (opened.length > depth) {
       names.pop();
-      await opened.pop()?.handle.close();
+      const entry = opened.pop();
+      if (entry === undefined) continue;
+      const closed = entry.handle.close();
+      // Marked handled now, so a failed close is no unhandled rejection mid-walk; the walk's
+      // end still rejects with it.
+      closed.catch(() => undefined);
+      closing.push(closed);
     }
   };
 
@@ -137,7 +149,7 @@ function createOpenChain(jail: Jail, start: DirectoryRef) {
         names[shared] === segments[shared]
       )
         shared += 1;
-      await closeFrom(shared);
+      closeFrom(shared);
       for (let depth = shared; depth < segments.length; depth += 1) {
         const name = segments[depth] ?? '';
         const parent = opened[depth - 1] ?? start;
@@ -154,6 +166,9 @@ function createOpenChain(jail: Jail, start: DirectoryRef) {
       const { dev, ino } = directory.stats;
       return dev === pending.seen.dev && ino === pending.seen.ino ? directory : undefined;
     },
-    close: () => closeFrom(0),
+    close: async () => {
+      closeFrom(0);
+      await Promise.all(closing.splice(0));
+    },
   };
 }

@@ -55,11 +55,13 @@ export async function callMcpTool(call: McpToolCall): Promise<unknown> {
 }
 
 async function requestTool(call: McpToolCall): Promise<unknown> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort();
+  // A call without a signal cannot be aborted: no controller, no listener on either side.
+  const controller = call.signal === undefined ? undefined : new AbortController();
+  const onAbort = () => controller?.abort();
   call.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const idempotencyKey = call.hostCallOptions?.idempotencyKey;
+    const timeouts = { timeout: call.timeoutMs, maxTotalTimeout: call.timeoutMs };
     const response: Record<string, unknown> = await call.client.callTool(
       {
         name: call.tool,
@@ -70,7 +72,7 @@ async function requestTool(call: McpToolCall): Promise<unknown> {
           : { _meta: { [IDEMPOTENCY_KEY_META]: idempotencyKey } }),
       },
       CallToolResultSchema,
-      { signal: controller.signal, timeout: call.timeoutMs, maxTotalTimeout: call.timeoutMs },
+      controller === undefined ? timeouts : { ...timeouts, signal: controller.signal },
     );
     const result = toResultView(response);
     if (response.isError === true) {
