@@ -81,8 +81,8 @@ async function dispatchRows(): Promise<BenchRow[]> {
  * `read_file` through the registry (a stub fs arm, so the row is the engine's own cost), its
  * events read the way the CLI reads them — `toolhost call --json` copies `call` and `result` by
  * name, the audit log spreads `result` — against the same dispatch with the events left unread.
- * A small file (the target) and a 4 KiB one: the summary redacts its whole window (the first
- * 8 KiB) twice, so its cost grows with the result up to that window.
+ * A small file (the target) and a 4 KiB one: the summary scans its whole window (the first
+ * 8 KiB) for secret shapes, so its cost grows with the result up to that window.
  */
 async function eventRows(): Promise<BenchRow[]> {
   return [

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boundForModel } from '../bound/bound-for-model.js';
 import { projectEvents, projectToolInput, summarizeOutput } from './project-events.js';
@@ -85,6 +86,51 @@ function corpus(): readonly unknown[] {
   return values;
 }
 
+// Every shape split, padded and ended by every kind of whitespace run: the summary skips both
+// redaction passes when its collapsed window holds no shape, which is sound only if collapsing
+// never hides one (a run longer than a shape allows, a value that is all whitespace at the end).
+const SPACES = [
+  ' ',
+  '  ',
+  '\t',
+  '\t\t',
+  '\n',
+  '\r\n',
+  '\u00a0',
+  '\u2028',
+  ' '.repeat(70),
+  '\n\t \n',
+];
+const SPLIT_SHAPES = [
+  ['password', '=', 'hunter2hunter2'],
+  ['password', ':', '"a', 'b"'],
+  ['password="', ''],
+  ["token: '", "x'"],
+  ['api_key', '=', 'null'],
+  ['Authorization: Bearer', 'abcDEF123456789xyz'],
+  ['Basic', 'dXNlcjpwYXNzd29yZA=='],
+  ['machine', 'api.example.com', 'login', 'me', 'password', 's3cr3t'],
+  ['machine', 'host', 'account', 'a', 'password', '"s3 cr3t"'],
+  ['default', 'login', 'me', 'password', 'pw'],
+  ['curl', '-u', 'admin:topsecret', 'https://x'],
+  ['--user=admin:pw'],
+  ['-----BEGIN', 'PRIVATE', 'KEY-----', 'MIIEvQ', '-----END', 'PRIVATE', 'KEY-----'],
+  ['-----BEGIN  PRIVATE KEY-----', 'body'],
+  ['https://user:pa55word@example.com/x'],
+  ['password=[redacted]', 'x'],
+] as const;
+
+function whitespaceCorpus(): string[] {
+  const texts: string[] = [];
+  for (const parts of SPLIT_SHAPES) {
+    for (const space of SPACES) {
+      const joined = parts.join(space);
+      texts.push(joined, `${space}${joined}${space}`, `x${space}${joined}`, `${joined}${space}"`);
+    }
+  }
+  return texts;
+}
+
 const LIMITS = [undefined, { maxBytes: 4 * 1024 * 1024, maxLines: 1_000_000 }] as const;
 
 describe('event projections, before and after they were made cheaper', () => {
@@ -92,6 +138,38 @@ describe('event projections, before and after they were made cheaper', () => {
     for (const value of corpus()) {
       expect(summarizeOutput(value)).toBe(legacySummarizeOutput(value));
     }
+  });
+
+  it('summarise text whose shapes are split by any whitespace to the same bytes', () => {
+    for (const text of whitespaceCorpus()) {
+      expect(summarizeOutput(text)).toBe(legacySummarizeOutput(text));
+      expect(summarizeOutput({ content: text })).toBe(legacySummarizeOutput({ content: text }));
+    }
+  });
+
+  it('summarise random text from the shapes alphabet to the same bytes', () => {
+    const fragment = fc.constantFrom(
+      ...SPACES,
+      ...SPLIT_SHAPES.flat(),
+      'Bearer',
+      'a',
+      'Z',
+      '7',
+      '=',
+      ':',
+      '"',
+      "'",
+      '@',
+      '/',
+      '😀',
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        expect(summarizeOutput(text)).toBe(legacySummarizeOutput(text));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('summarise every bounded result of a dispatch to the same bytes', async () => {

@@ -5,7 +5,7 @@ import {
   scrubInlineMedia,
 } from '../bound/backstop-inline-media.js';
 import { ToolDispatchError } from '../errors.js';
-import { redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
+import { mayHoldSecretShape, redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
 import type { ToolId } from '../tool-def.js';
 import type { ToolDispatchEvents } from './tool-call.js';
 
@@ -154,6 +154,12 @@ function summarizeText(text: string): string {
   // Media first, so no encoded blob is mistaken for a secret or fills the summary; then
   // multi-line shapes (PEM, a key split by a tab), then the one-line form.
   const scrubbed = scrubInlineMedia(clip(text, SUMMARY_WINDOW));
+  // Collapsing turns each whitespace run into one space, and every shape that allows
+  // whitespace allows one space there (a run is always matched whole by one part of a shape,
+  // never needed at either end of a match): a shape in the window is still one after the
+  // collapse. So a collapsed window with none had none before: both passes would change nothing.
+  const oneLine = collapseWhitespace(scrubbed);
+  if (!mayHoldSecretShape(oneLine)) return clip(oneLine.trim(), MAX_SUMMARY);
   const window = redactSecretShapedText(scrubbed);
   const collapsed = collapseWhitespace(window).trim();
   // The second pass would read exactly what the first one read and changed nothing of: it

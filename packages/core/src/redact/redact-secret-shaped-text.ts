@@ -14,6 +14,15 @@ export function redactSecretShapedText(text: string): string {
   return withoutKeys.replace(SECRET_SHAPES, REPLACEMENT);
 }
 
+/**
+ * False only when `redactSecretShapedText` would replace nothing in `text`: no shape matches
+ * anywhere. A text with a `-----BEGIN ` header counts as holding one without being parsed.
+ */
+export function mayHoldSecretShape(text: string): boolean {
+  if (text.length <= SCREENED_UP_TO && !MAY_HOLD_SECRET.test(text)) return false;
+  return text.includes('-----BEGIN ') || ANY_SECRET_SHAPE.test(text);
+}
+
 // What every shape below needs, cheap to look for in a short text (an argument leaf, a path):
 // a key-value, header, netrc, userinfo, `-u` or PEM shape has whitespace, `:` or `=`; a vendor
 // token or JWT is a run of at least 15 of `[A-Za-z0-9_.-]` (`xoxb-` and ten more is the
@@ -65,6 +74,9 @@ const NETRC_TOKENS = '(?:\\s{1,64}(?:account|port)\\s{1,64}[^\\s]{1,256}){0,2}';
 const NETRC_LOGIN = `\\s{1,64}login\\s{1,64}[^\\s;,()]{1,256}${NETRC_TOKENS}`;
 const NETRC_DOTTED_HOST = '(?:[A-Za-z0-9_-]{1,63}\\.){1,16}[A-Za-z0-9_-]{1,63}(?![A-Za-z0-9._-])';
 
+// A character of a bearer or basic credential.
+const TOKEN_CHAR = '[A-Za-z0-9._~+/=-]';
+
 // Every branch keeps its context in one capture group and loses the rest, so a single native
 // replacement string does the work: no per-match callback on text dense with secrets.
 const SECRET_SHAPES = new RegExp(
@@ -75,10 +87,11 @@ const SECRET_SHAPES = new RegExp(
       `(?:(["'])${NOT_A_VALUE}[^"'\\r\\n]{1,1024}|${NOT_A_VALUE}[^\\s"'&,;<>\`]{1,1024})`,
     // `Basic authentication` and `Bearer of bad news` are prose: a credential has a digit, a
     // symbol or a capital after its first character. The length is checked first (cheap on a
-    // `Bearer Bearer` flood); the letter run is taken atomically (lookahead + backreference), so
-    // it is scanned once and never backtracked.
+    // `Bearer Bearer` flood), spelled as eight classes: a `{8}` is a counted loop, which made
+    // each failed attempt cost as much as the rest of the scan. The letter run is taken
+    // atomically (lookahead + backreference), so it is scanned once and never backtracked.
     `((?<![A-Za-z])[Bb](?:earer|asic)[ \\t]{1,4})` +
-      `(?=[A-Za-z0-9._~+/=-]{8})(?=[0-9._~+/=-]|[A-Za-z](?=([a-z]{0,4096}))\\4[0-9._~+/=A-Z-])[A-Za-z0-9._~+/=-]{8,4096}`,
+      `(?=${TOKEN_CHAR.repeat(8)})(?=[0-9._~+/=-]|[A-Za-z](?=([a-z]{0,4096}))\\4[0-9._~+/=A-Z-])${TOKEN_CHAR}{8,4096}`,
     // A `.netrc` entry (`machine h login u password p`, on one line or many): the host and login
     // stay. The login may be left out only after a dotted host (`machine api.example.com
     // password p`); after any other host it is required (the two host forms never both match, so
@@ -114,6 +127,9 @@ const SECRET_SHAPES = new RegExp(
   ].join('|'),
   'g',
 );
+
+// The same shapes without `g`, so a test keeps no `lastIndex` between calls.
+const ANY_SECRET_SHAPE = new RegExp(SECRET_SHAPES.source);
 
 // The kept context of whichever branch matched (unmatched groups are empty), then the marker.
 const REPLACEMENT = `$1$2$3$5$6$7$8${REDACTED}`; // $4 is the bearer letter run, never kept

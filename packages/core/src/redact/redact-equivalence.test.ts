@@ -1,0 +1,199 @@
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { mayHoldSecretShape, redactSecretShapedText } from './redact-secret-shaped-text.js';
+import { legacyRedactSecretShapedText } from './test-support/legacy-redact-secret-shaped-text.js';
+
+// The bearer branch's length check was respelled (eight classes instead of a counted loop) to
+// make a `Bearer Bearer` flood cheap: every text must redact to the same bytes as before.
+// `mayHoldSecretShape` lets the event summary skip both passes: it may never say "none" for a
+// text the redaction changes.
+
+interface SecretCase {
+  readonly text: string;
+}
+
+const families = (
+  JSON.parse(
+    readFileSync(new URL('../../../../test/corpus/secrets.json', import.meta.url), 'utf8'),
+  ) as SecretCase[]
+).map((entry) => entry.text);
+
+const fake = (prefix: string, body: string): string => `${prefix}${body}`;
+
+// Positive and near-miss cases of the bearer/basic branch: each side of the 8-character
+// minimum, prose, a letter run with and without a later digit or capital, each separator.
+const BEARER = [
+  'Bearer abcDEF12',
+  'Bearer abcDEF1',
+  'Bearer abcdefgh',
+  'Bearer abcdefgH',
+  'Bearer abcdefghijklmnop1',
+  'Bearer Abcdefgh',
+  'Bearer 12345678',
+  'Bearer .bcdefgh',
+  'Bearer of bad news',
+  'bearer\txyz123secret',
+  'Bearer \t \t abc123DEF',
+  'Bearer      abc123DEF',
+  'Bearer\nabc123DEF',
+  'xBearer abc123DEF',
+  '1Bearer abc123DEF',
+  'Basic dXNlcjpwYXNz',
+  'Basic authentication',
+  'basic Zm9vOmJhcg==',
+  `Bearer ${'a'.repeat(5000)}Z`,
+  `Bearer ${'A'.repeat(5000)}`,
+  `Bearer ${'a'.repeat(4095)}1`,
+  `Bearer ${'a'.repeat(4096)}1`,
+  'Bearer Bearer abc123DEF',
+  'Bearer sk-abcdefghijklmnopqrstuvwxyz',
+  'Bearer abc.sk-abcdefghijklmnopqrstuvwxyz',
+  'password=Bearer abcdefgh123',
+];
+
+const OTHERS = [
+  'password=hunter2hunter2',
+  'password = "unterminated',
+  'password="\t',
+  "password: 'a b\tc'",
+  'password=[redacted]',
+  'token: ${TOKEN}',
+  'api_key=null',
+  'api_key=nullx',
+  'secret_key_base=abc',
+  'https://user:pa55word@example.com/x',
+  'AKIAIOSFODNN7EXAMPLE',
+  fake('ghp_', 'abcdefghijklmnopqrstuvwxyz0123456789'),
+  fake('sk-', 'abcdefghijklmnopqrstuvwxyz012345'),
+  fake('xoxb-', '1234567890-abc'),
+  'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+  '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----',
+  '-----BEGIN PRIVATE KEY-----\nno end',
+  'machine api.example.com login me password s3cr3t',
+  'machine\thost\n  login me\n  password "s3 cr3t"',
+  'curl -u admin:topsecret https://x',
+  'https://hooks.slack.com/services/T000/B000/XXXXXXXX',
+];
+
+const FLOODS = [
+  'sk-',
+  'a',
+  'Bearer ',
+  'Basic ',
+  'bearer\t',
+  '-----BEGIN PRIVATE KEY-----\n',
+  'eyJ',
+  '://a:b',
+  'passwordtoken',
+  'sk-sk-aaaaaaaa Bearer Bearer eyJeyJ ://x:y passwordtoken ',
+  'password="',
+];
+
+function corpus(): string[] {
+  const cases = [...families, ...BEARER, ...OTHERS];
+  const texts = [...cases, cases.join('\n'), cases.join('\r\n'), cases.join(' \u00a0\u2028 ')];
+  for (const unit of FLOODS) {
+    const flood = unit.repeat(Math.ceil(4096 / unit.length));
+    texts.push(flood);
+    for (const inner of cases) texts.push(`${flood}${inner}${flood}`, `${inner}${flood}`);
+  }
+  for (const inner of [...BEARER, ...OTHERS]) {
+    texts.push(`é😀 ${inner} 日本`, `${'x'.repeat(100_000)} ${inner}\r\n${'y '.repeat(50_000)}`);
+  }
+  return texts;
+}
+
+// Random text from the characters the shapes are made of: whitespace of every kind, the
+// separators, quotes, the keyword and prefix letters, digits and capitals.
+const fragment = fc.constantFrom(
+  'Bearer ',
+  'bearer',
+  'Basic ',
+  'asic',
+  'earer',
+  'B',
+  'b',
+  'password',
+  'token',
+  'secret_key',
+  'machine ',
+  ' login ',
+  ' password ',
+  'host.example.com',
+  '://',
+  '-u ',
+  '--user=',
+  'sk-',
+  'ghp_',
+  'AKIA',
+  'eyJ',
+  'null',
+  '[redacted]',
+  '-----BEGIN PRIVATE KEY-----',
+  '-----END PRIVATE KEY-----',
+  'a',
+  'Z',
+  '7',
+  '.',
+  '+',
+  '/',
+  '=',
+  ':',
+  '"',
+  "'",
+  '@',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\u00a0',
+  '\u2028',
+  '😀',
+);
+const randomText = fc.array(fragment, { maxLength: 60 }).map((parts) => parts.join(''));
+
+describe('redactSecretShapedText, before and after the bearer length check was respelled', () => {
+  it('redacts every corpus text to the same bytes', () => {
+    for (const text of corpus()) {
+      expect(redactSecretShapedText(text)).toBe(legacyRedactSecretShapedText(text));
+    }
+  });
+
+  it('redacts random text from the shapes alphabet to the same bytes', () => {
+    fc.assert(
+      fc.property(randomText, (text) => {
+        expect(redactSecretShapedText(text)).toBe(legacyRedactSecretShapedText(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('mayHoldSecretShape', () => {
+  it('says "none" only for a text the redaction leaves as it is', () => {
+    for (const text of corpus()) {
+      if (!mayHoldSecretShape(text)) expect(redactSecretShapedText(text)).toBe(text);
+    }
+    fc.assert(
+      fc.property(randomText, (text) => {
+        if (!mayHoldSecretShape(text)) expect(redactSecretShapedText(text)).toBe(text);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('finds a shape in each family, and none in ordinary text', () => {
+    for (const text of [...BEARER, ...OTHERS]) {
+      // A match whose replacement gives the same text back still counts as a shape.
+      if (redactSecretShapedText(text) !== text || text.includes('[redacted]')) {
+        expect(mayHoldSecretShape(text)).toBe(true);
+      }
+    }
+    expect(mayHoldSecretShape('password=[redacted]')).toBe(true);
+    for (const text of ['', 'plain text', 'Bearer of bad news', 'api_key=null', 'export a = 42;']) {
+      expect(mayHoldSecretShape(text)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,161 @@
+// `redactSecretShapedText` as it was before the bearer branch's length check was spelled as
+// eight classes, kept verbatim (only the name differs): the equivalence test holds today's to it.
+
+/** What a recognised secret span is replaced with. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Replaces every secret-shaped span (PEM private keys, bearer/basic credentials, `key=value`
+ * secrets, vendor tokens, JWTs, URL userinfo passwords) with `[redacted]`. Shape-based and
+ * deliberately lossy: a display and log projection, never a guarantee that arbitrary sensitive
+ * text is caught. Linear in the input: every pattern starts at a literal anchor and has bounded
+ * quantifiers with no required suffix after an open-ended run, so no input makes it backtrack.
+ */
+export function legacyRedactSecretShapedText(text: string): string {
+  if (text.length <= SCREENED_UP_TO && !MAY_HOLD_SECRET.test(text)) return text;
+  const withoutKeys = text.includes('-----BEGIN ') ? redactPrivateKeyBlocks(text) : text;
+  return withoutKeys.replace(SECRET_SHAPES, REPLACEMENT);
+}
+
+// What every shape below needs, cheap to look for in a short text (an argument leaf, a path):
+// a key-value, header, netrc, userinfo, `-u` or PEM shape has whitespace, `:` or `=`; a vendor
+// token or JWT is a run of at least 15 of `[A-Za-z0-9_.-]` (`xoxb-` and ten more is the
+// shortest). A text with neither cannot match, so it skips the full scan. Longer texts take the
+// full scan at once: this screen, which retries a run at each of its starts, is for short ones.
+const SCREENED_UP_TO = 128;
+const MAY_HOLD_SECRET = /[\s:=]|[\w.-]{15}/;
+
+// Case-insensitive keyword spelled as classes, so the vendor token shapes in the same single
+// pass stay case-sensitive (`AKIA`, not `akia`) without a second scan of the text.
+function anyCase(word: string): string {
+  return [...word]
+    .map((char) => {
+      const lower = char.toLowerCase();
+      const upper = char.toUpperCase();
+      return lower === upper ? char.replace(/[-_]/, '[-_]?') : `[${lower}${upper}]`;
+    })
+    .join('');
+}
+
+const SECRET_KEYWORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  // `SECRET_KEY` (Django), `secret_key_base` (Rails): the keyword alone stops before its suffix.
+  'secret_key',
+  'secret_key_base',
+  'token',
+  'api_key',
+  'access_key',
+  'private_key',
+  'credential',
+  'credentials',
+  'auth_key',
+  'session_key',
+].map(anyCase);
+
+// A token never starts in the middle of another identifier (`task-force` is not `sk-…`). The
+// boundary is also what keeps the JWT branch linear: a failed attempt scans one run once.
+const BOUNDARY = '(?<![A-Za-z0-9_-])';
+
+// Values that are references or blanks, not secrets (`${DB_PASSWORD}`, `$TOKEN`, `%PW%`,
+// `<your-token>`, `{{ secrets.X }}`, `null`): masking them only loses information.
+const NOT_A_VALUE = '(?![$%<{*]|(?:null|none|nil|true|false|undefined)(?![A-Za-z0-9_]))';
+
+// The other tokens a `.netrc` entry may carry between `machine` and `password`.
+const NETRC_TOKENS = '(?:\\s{1,64}(?:account|port)\\s{1,64}[^\\s]{1,256}){0,2}';
+const NETRC_LOGIN = `\\s{1,64}login\\s{1,64}[^\\s;,()]{1,256}${NETRC_TOKENS}`;
+const NETRC_DOTTED_HOST = '(?:[A-Za-z0-9_-]{1,63}\\.){1,16}[A-Za-z0-9_-]{1,63}(?![A-Za-z0-9._-])';
+
+// Every branch keeps its context in one capture group and loses the rest, so a single native
+// replacement string does the work: no per-match callback on text dense with secrets.
+const SECRET_SHAPES = new RegExp(
+  [
+    // key = value / "key": "value" / key: 'value'. An open quote takes the value to the closing
+    // quote (or 1 KiB) without requiring it, so unterminated values cannot make an attempt fail late.
+    `((?:${SECRET_KEYWORDS.join('|')})["']?[ \\t]{0,4}(?::=|=|:)[ \\t]{0,4})` +
+      `(?:(["'])${NOT_A_VALUE}[^"'\\r\\n]{1,1024}|${NOT_A_VALUE}[^\\s"'&,;<>\`]{1,1024})`,
+    // `Basic authentication` and `Bearer of bad news` are prose: a credential has a digit, a
+    // symbol or a capital after its first character. The length is checked first (cheap on a
+    // `Bearer Bearer` flood); the letter run is taken atomically (lookahead + backreference), so
+    // it is scanned once and never backtracked.
+    `((?<![A-Za-z])[Bb](?:earer|asic)[ \\t]{1,4})` +
+      `(?=[A-Za-z0-9._~+/=-]{8})(?=[0-9._~+/=-]|[A-Za-z](?=([a-z]{0,4096}))\\4[0-9._~+/=A-Z-])[A-Za-z0-9._~+/=-]{8,4096}`,
+    // A `.netrc` entry (`machine h login u password p`, on one line or many): the host and login
+    // stay. The login may be left out only after a dotted host (`machine api.example.com
+    // password p`); after any other host it is required (the two host forms never both match, so
+    // an entry is tried once), and a login never ends a clause (`;`, `,`), so prose such as
+    // `machine learning password` or `logs login attempts; password` stays.
+    `(${BOUNDARY}(?:machine[ \\t]{1,16}(?:${NETRC_DOTTED_HOST}${NETRC_TOKENS}(?:${NETRC_LOGIN})?|` +
+      `[A-Za-z0-9_-]{1,253}(?![A-Za-z0-9._-])${NETRC_TOKENS}${NETRC_LOGIN})|` +
+      `default${NETRC_TOKENS}${NETRC_LOGIN})` +
+      `\\s{1,64}password\\s{1,64})${NOT_A_VALUE}(?:"[^"\\r\\n]{1,256}"?|[^\\s]{1,256})`,
+    // The password of URL userinfo; the user part and the rest of the URL stay readable.
+    `(://[^\\s/?#@:]{0,256}:)${NOT_A_VALUE}[^\\s/?#@]{1,256}(?=@)`,
+    // A command-line `user:password` (`curl -u admin:pw`, `--user=admin:pw`): the user stays.
+    `((?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]{1,4}|=)[^\\s:'"/]{1,128}:)${NOT_A_VALUE}[^\\s'"]{1,256}`,
+    `(https://hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]{8,512}`,
+    `${BOUNDARY}(?:` +
+      [
+        '(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}',
+        'gh[pousr]_[A-Za-z0-9]{30,255}',
+        'github_pat_[A-Za-z0-9_]{22,255}',
+        'gl(?:pat|dt|ptt|rt|cbt|ft|imt|oas|soat|agent)-[A-Za-z0-9_-]{20,255}',
+        'xox[abposer]-[A-Za-z0-9-]{10,255}',
+        'xapp-[0-9]-[A-Za-z0-9-]{10,255}',
+        'sk-[A-Za-z0-9_-]{20,512}',
+        '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,255}',
+        'whsec_[A-Za-z0-9]{20,255}',
+        'AIza[A-Za-z0-9_-]{30,64}',
+        'hf_[A-Za-z0-9]{30,64}',
+        'npm_[A-Za-z0-9]{30,64}',
+        'pypi-[A-Za-z0-9_-]{50,512}',
+        'eyJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,4096}\\.[A-Za-z0-9_-]{8,4096}',
+      ].join('|') +
+      ')',
+  ].join('|'),
+  'g',
+);
+
+// The kept context of whichever branch matched (unmatched groups are empty), then the marker.
+const REPLACEMENT = `$1$2$3$5$6$7$8${REDACTED}`; // $4 is the bearer letter run, never kept
+
+// A private-key block is redacted from its header to its END line. The END search is bounded
+// and its answer cached, so a flood of headers without an END line stays linear.
+const PEM_HEADER = /-----BEGIN ([A-Z0-9 ]{0,40})-----/y;
+const PEM_WINDOW = 16_384;
+
+function redactPrivateKeyBlocks(text: string): string {
+  let output = '';
+  let copiedUpTo = 0;
+  let searchFrom = 0;
+  let knownEnd = -2; // -2: not searched yet; -1: no END after the last search start
+  for (;;) {
+    const start = text.indexOf('-----BEGIN ', searchFrom);
+    if (start === -1) break;
+    PEM_HEADER.lastIndex = start;
+    const header = PEM_HEADER.exec(text);
+    const label = header?.[1];
+    if (header === null || label === undefined || !label.includes('PRIVATE KEY')) {
+      searchFrom = start + 11;
+      continue;
+    }
+    const bodyStart = start + header[0].length;
+    if (knownEnd !== -1 && knownEnd < bodyStart) knownEnd = text.indexOf('-----END ', bodyStart);
+    let blockEnd: number;
+    let tail = '';
+    if (knownEnd !== -1 && knownEnd - bodyStart <= PEM_WINDOW) {
+      const lineEnd = text.indexOf('-----', knownEnd + 9);
+      blockEnd = lineEnd === -1 || lineEnd - knownEnd > 80 ? knownEnd + 9 : lineEnd + 5;
+      tail = `\n${text.slice(knownEnd, blockEnd)}`;
+    } else {
+      // No END line within reach: everything up to the window is treated as key material.
+      blockEnd = Math.min(text.length, bodyStart + PEM_WINDOW);
+    }
+    output += `${text.slice(copiedUpTo, bodyStart)}\n${REDACTED}${tail}`;
+    copiedUpTo = blockEnd;
+    searchFrom = blockEnd;
+  }
+  return copiedUpTo === 0 ? text : output + text.slice(copiedUpTo);
+}
