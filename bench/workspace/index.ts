@@ -7,6 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { createToolRegistry, searchFilesTool, type ToolDispatchContext } from '@toolhost/core';
 
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
+import {
+  searchReaders,
+  setSearchReader,
+  type SearchReaderKind,
+} from '../../packages/node/src/fs/search-reader.js';
 import type { BenchRow } from '../bench-row.js';
 import { rawSpawn } from '../process/raw-spawn.js';
 import {
@@ -59,17 +64,28 @@ async function searchRows(): Promise<BenchRow[]> {
         if (output.matches.length !== expectedMatches() || output.truncated)
           throw new Error('bench: search_files missed matches');
       };
+      // The same search through the other reader (Node's fs where the addon is the default).
+      const through = (kind: SearchReaderKind, operation: () => Promise<void>) => async () => {
+        setSearchReader(kind);
+        try {
+          await operation();
+        } finally {
+          setSearchReader('native');
+        }
+      };
       const spawned = (command: string, args: readonly string[]) => async () => {
         const { exitCode, stdout } = await rawSpawn(command, args, { cwd: root, env: {} });
         if (exitCode !== 0 || countLines(stdout) !== expectedMatches())
           throw new Error(`bench: ${command} missed matches`);
       };
+      const hasAddon = (await searchReaders()).includes('native');
       const grep = onPath('grep');
       const rg = onPath('rg');
       if (grep === undefined) throw new Error('bench: no grep on PATH');
       const operations: Record<string, TimedOperation> = {
         literal: { run: search({ pattern: NEEDLE }) },
         regex: { run: search({ pattern: REGEX, regex: true }) },
+        ...(hasAddon ? { literalNode: { run: through('node', search({ pattern: NEEDLE })) } } : {}),
         bareLiteral: { run: bareSyncLoop(root) },
         grepLiteral: { run: spawned(grep, ['-rnF', NEEDLE, '.']) },
         grepRegex: { run: spawned(grep, ['-rnE', REGEX, '.']) },
@@ -85,14 +101,22 @@ async function searchRows(): Promise<BenchRow[]> {
         warmup: 3,
       });
       if (rg === undefined) process.stderr.write('bench workspace: rg rows skipped (no rg)\n');
+      const reader = hasAddon ? 'fs-at addon' : 'Node fs, no addon';
       return [
         ...rowsOf(
           samples,
           'literal',
           'grepLiteral',
-          'search_files literal via registry + host',
+          `search_files literal via registry + host (${reader})`,
           'grep -rnF',
           '≤1.5x',
+        ),
+        ...rowsOf(
+          samples,
+          'literalNode',
+          'grepLiteral',
+          'search_files literal via registry + host (Node fs)',
+          'grep -rnF',
         ),
         // The platform's floor: what Node itself costs per file, with none of toolhost's checks.
         ...rowsOf(samples, 'bareLiteral', 'grepLiteral', 'bare Node sync loop', 'grep -rnF'),
@@ -100,7 +124,7 @@ async function searchRows(): Promise<BenchRow[]> {
           samples,
           'literal',
           'rgLiteral',
-          'search_files literal via registry + host',
+          `search_files literal via registry + host (${reader})`,
           'rg -nF',
           '≤5x',
         ),

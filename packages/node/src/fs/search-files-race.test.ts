@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FileSearchResult } from '@toolhost/core';
+import { searchReaders, setSearchReader } from './search-reader.js';
 import { createSandbox } from './test-support/sandbox.js';
 import type { Sandbox } from './test-support/sandbox.js';
 
@@ -18,49 +19,56 @@ interface Tally {
   leaked: number;
 }
 
-describe('search_files under a swapping attacker', () => {
-  let box: Sandbox | undefined;
-  afterEach(async () => {
-    await box?.close();
-    box = undefined;
+// Every search runs through both readers: the fs-at addon's openat batches (where it is built)
+// and Node's fs. They must give the same results and refuse the same things.
+describe.each(await searchReaders())('with the %s reader', (reader) => {
+  beforeAll(() => setSearchReader(reader));
+  afterAll(() => setSearchReader('native'));
+
+  describe('search_files under a swapping attacker', () => {
+    let box: Sandbox | undefined;
+    afterEach(async () => {
+      await box?.close();
+      box = undefined;
+    });
+
+    it('never matches outside text when a searched directory is swapped for a symlink', async () => {
+      box = await createSandbox({}, async ({ outside }) => {
+        await writeFile(path.join(outside, 't.txt'), 'OUTSIDE-SECRET');
+        await writeFile(path.join(outside, 'outside-only.txt'), 'OUTSIDE-SECRET');
+      });
+      const { fs } = box;
+      const tally: Tally = { ok: 0, refused: 0, leaked: 0 };
+
+      const swaps = await race('parent', box.root, box.outside, async () => {
+        await count(tally, () => fs.searchFiles({ pattern: 'SIDE' }));
+        await count(tally, () => fs.searchFiles({ pattern: 'SIDE', path: 'd' }));
+        await count(tally, () => fs.searchFiles({ pattern: 'S.*T', path: 'd', regex: true }));
+      });
+
+      expect(tally.leaked).toBe(0);
+      expect(tally.ok).toBeGreaterThan(0);
+      expect(tally.refused).toBeGreaterThan(0);
+      expect(swaps).toBeGreaterThan(10);
+    }, 20_000);
+
+    it('never matches outside text when a searched file is swapped for a symlink', async () => {
+      box = await createSandbox({}, async ({ outside }) => {
+        await writeFile(path.join(outside, 't.txt'), 'OUTSIDE-SECRET');
+      });
+      const { fs } = box;
+      const tally: Tally = { ok: 0, refused: 0, leaked: 0 };
+
+      const swaps = await race('final', box.root, box.outside, async () => {
+        await count(tally, () => fs.searchFiles({ pattern: 'SIDE' }));
+        await count(tally, () => fs.searchFiles({ pattern: 'SIDE', path: 't.txt' }));
+      });
+
+      expect(tally.leaked).toBe(0);
+      expect(tally.ok).toBeGreaterThan(0);
+      expect(swaps).toBeGreaterThan(10);
+    }, 20_000);
   });
-
-  it('never matches outside text when a searched directory is swapped for a symlink', async () => {
-    box = await createSandbox({}, async ({ outside }) => {
-      await writeFile(path.join(outside, 't.txt'), 'OUTSIDE-SECRET');
-      await writeFile(path.join(outside, 'outside-only.txt'), 'OUTSIDE-SECRET');
-    });
-    const { fs } = box;
-    const tally: Tally = { ok: 0, refused: 0, leaked: 0 };
-
-    const swaps = await race('parent', box.root, box.outside, async () => {
-      await count(tally, () => fs.searchFiles({ pattern: 'SIDE' }));
-      await count(tally, () => fs.searchFiles({ pattern: 'SIDE', path: 'd' }));
-      await count(tally, () => fs.searchFiles({ pattern: 'S.*T', path: 'd', regex: true }));
-    });
-
-    expect(tally.leaked).toBe(0);
-    expect(tally.ok).toBeGreaterThan(0);
-    expect(tally.refused).toBeGreaterThan(0);
-    expect(swaps).toBeGreaterThan(10);
-  }, 20_000);
-
-  it('never matches outside text when a searched file is swapped for a symlink', async () => {
-    box = await createSandbox({}, async ({ outside }) => {
-      await writeFile(path.join(outside, 't.txt'), 'OUTSIDE-SECRET');
-    });
-    const { fs } = box;
-    const tally: Tally = { ok: 0, refused: 0, leaked: 0 };
-
-    const swaps = await race('final', box.root, box.outside, async () => {
-      await count(tally, () => fs.searchFiles({ pattern: 'SIDE' }));
-      await count(tally, () => fs.searchFiles({ pattern: 'SIDE', path: 't.txt' }));
-    });
-
-    expect(tally.leaked).toBe(0);
-    expect(tally.ok).toBeGreaterThan(0);
-    expect(swaps).toBeGreaterThan(10);
-  }, 20_000);
 });
 
 // Runs `round` in WORKERS loops while the swapper child runs; resolves the swap count.

@@ -17,10 +17,16 @@ import { compileMatcher } from './search-matcher.js';
 import type { SearchMatcher } from './search-matcher.js';
 import { createSearchPace } from './search-pace.js';
 import type { SearchPace } from './search-pace.js';
+import type { FsAtAddon } from '@toolhost/fs-at';
+import { searchFsAt } from './search-reader.js';
 import { ancestorRules, openStart, readOpened } from './search-start.js';
 import { walkSearchTree } from './search-walk.js';
 
 const TOOL_ID = 'search_files';
+// One native batch: at most this many files and (past its first file) this many bytes, so a
+// batch stays far below the 10 ms turn and reads little ahead of a bound that stops the search.
+const BATCH_FILES = 64;
+const BATCH_BYTES = 256 * 1024;
 
 /** The bounds of one search; a host may lower them, tests do. */
 export interface SearchLimits {
@@ -75,7 +81,8 @@ export function createSearchFiles(jail: Jail, limits: SearchLimits = DEFAULT_SEA
       try {
         const display = jail.displayName(opened.path);
         const pace = createSearchPace(signal);
-        const search = createSearch({ request, matcher, limits, pace, display });
+        const fsAt = await searchFsAt();
+        const search = createSearch({ request, matcher, limits, pace, display, fsAt });
         // `.git` is never searched, even when named.
         if (display.split('/').includes('.git')) throw fsFailure(TOOL_ID, 'git_directory', false);
         if (!opened.stats.isDirectory()) {
@@ -92,8 +99,8 @@ export function createSearchFiles(jail: Jail, limits: SearchLimits = DEFAULT_SEA
           signal,
           pace,
           onIgnored: search.countIgnored,
-          visitFile: (directory, name, relative) =>
-            search.visitFile(directory, name, relative, matchesGlob),
+          visitFiles: (directory, names, relatives) =>
+            search.visitFiles(directory, names, relatives, matchesGlob),
         });
         return search.result();
       } finally {
@@ -112,13 +119,18 @@ interface SearchSetup {
   readonly pace: SearchPace;
   /** The start as the model names it: a match's path is this plus the path below it. */
   readonly display: string;
+  /** The addon files are read through, in batches; `undefined`: Node's fs, a file at a time. */
+  readonly fsAt: FsAtAddon | undefined;
 }
 
 // The running state of one search: its bounds, its one read buffer, what it found.
-function createSearch({ request, matcher, limits, pace, display }: SearchSetup) {
+function createSearch({ request, matcher, limits, pace, display, fsAt }: SearchSetup) {
   const maxResults = request.maxResults ?? limits.defaultMaxResults;
   const contextLines = request.contextLines ?? 0;
   const buffer = Buffer.allocUnsafe(limits.maxFileBytes);
+  // Where each file of a native batch landed in `buffer`: offset, then length or status.
+  const slots = new Int32Array(2 * BATCH_FILES);
+  const batchBytes = Math.min(buffer.length, BATCH_BYTES);
   const matches: FileSearchMatch[] = [];
   const skipped = { binary: 0, tooLarge: 0, ignored: 0 };
   const started = performance.now();
@@ -136,13 +148,29 @@ function createSearch({ request, matcher, limits, pace, display }: SearchSetup) 
       skipped.tooLarge += 1;
       return true;
     }
+    return scanBytes(buffer.subarray(0, read.length), relative);
+  };
+
+  // What the addon said of one file: the same three outcomes as `readChildFile`'s.
+  const scanSlot = (addon: FsAtAddon, slot: number, relative: string): boolean => {
+    const status = slots[2 * slot + 1] ?? addon.status.badName;
+    if (status === addon.status.tooLarge) {
+      skipped.tooLarge += 1;
+      return true;
+    }
+    // Not regular, a hard link, a bad name, a symlink (ELOOP), gone: refused, silently.
+    if (status < 0) return true;
+    const offset = slots[2 * slot] ?? 0;
+    return scanBytes(buffer.subarray(offset, offset + status), relative);
+  };
+
+  const scanBytes = (bytes: Buffer, relative: string | undefined): boolean => {
     filesSearched += 1;
-    bytesRead += read.length;
-    if (isBinaryHead(buffer, read.length)) {
+    bytesRead += bytes.length;
+    if (isBinaryHead(bytes, bytes.length)) {
       skipped.binary += 1;
       return true;
     }
-    const bytes = buffer.subarray(0, read.length);
     // Most files hold no match: one native `indexOf` settles them before anything is built.
     if (matcher.domain === 'bytes' && matcher.find(bytes, 0) === undefined) return true;
     const path = pathOf(relative);
@@ -187,10 +215,80 @@ function createSearch({ request, matcher, limits, pace, display }: SearchSetup) 
     return undefined;
   };
 
-  const yieldThenScan = async (directory: DirectoryRef, name: string, relative: string) => {
-    await pace.pause();
-    return scanRead(readChildFile(directory, name, buffer), relative);
+  // Node's path: a file at a time, the bounds and the pace checked before each.
+  const visitEach = (
+    directory: DirectoryRef,
+    names: readonly string[],
+    relatives: readonly string[],
+    from: number,
+  ): boolean | Promise<boolean> => {
+    for (let index = from; index < names.length; index += 1) {
+      const now = performance.now();
+      stoppedBy = overBudget(now);
+      if (stoppedBy !== undefined) return false;
+      if (pace.due(now)) return resumeEach(directory, names, relatives, index);
+      const read = readChildFile(directory, names[index] ?? '', buffer);
+      if (!scanRead(read, relatives[index])) return false;
+    }
+    return true;
   };
+
+  const resumeEach = async (
+    directory: DirectoryRef,
+    names: readonly string[],
+    relatives: readonly string[],
+    index: number,
+  ): Promise<boolean> => {
+    await pace.pause();
+    const read = readChildFile(directory, names[index] ?? '', buffer);
+    if (!scanRead(read, relatives[index])) return false;
+    return visitEach(directory, names, relatives, index + 1);
+  };
+
+  // The addon's path: a batch of files a call, the pace checked between batches, the bounds
+  // before each file as on Node's path (what a bound stops is read but never scanned).
+  const visitBatches = (
+    addon: FsAtAddon,
+    directory: DirectoryRef,
+    names: readonly string[],
+    relatives: readonly string[],
+    from: number,
+  ): boolean | Promise<boolean> => {
+    let index = from;
+    while (index < names.length) {
+      if (pace.due()) return resumeBatches(addon, directory, names, relatives, index);
+      const end = Math.min(names.length, index + BATCH_FILES);
+      const cap = limits.maxFileBytes;
+      const stop = addon.readFiles(directory.fd, names, index, end, buffer, cap, batchBytes, slots);
+      for (let slot = 0; index + slot < stop; slot += 1) {
+        stoppedBy = overBudget(performance.now());
+        if (stoppedBy !== undefined) return false;
+        if (!scanSlot(addon, slot, relatives[index + slot] ?? '')) return false;
+      }
+      index = stop;
+    }
+    return true;
+  };
+
+  const resumeBatches = async (
+    addon: FsAtAddon,
+    directory: DirectoryRef,
+    names: readonly string[],
+    relatives: readonly string[],
+    index: number,
+  ): Promise<boolean> => {
+    await pace.pause();
+    return visitBatches(addon, directory, names, relatives, index);
+  };
+
+  const visitRun = (
+    directory: DirectoryRef,
+    names: readonly string[],
+    relatives: readonly string[],
+  ): boolean | Promise<boolean> =>
+    fsAt === undefined
+      ? visitEach(directory, names, relatives, 0)
+      : visitBatches(fsAt, directory, names, relatives, 0);
 
   return {
     countIgnored() {
@@ -198,18 +296,21 @@ function createSearch({ request, matcher, limits, pace, display }: SearchSetup) 
     },
 
     // Synchronous unless it is time to yield: a promise per file was a tenth of the search.
-    visitFile(
+    visitFiles(
       directory: DirectoryRef,
-      name: string,
-      relative: string,
+      names: readonly string[],
+      relatives: readonly string[],
       matchesGlob: ((relative: string) => boolean) | undefined,
     ): boolean | Promise<boolean> {
-      if (matchesGlob !== undefined && !matchesGlob(relative)) return true;
-      const now = performance.now();
-      stoppedBy = overBudget(now);
-      if (stoppedBy !== undefined) return false;
-      if (pace.due(now)) return yieldThenScan(directory, name, relative);
-      return scanRead(readChildFile(directory, name, buffer), relative);
+      if (matchesGlob === undefined) return visitRun(directory, names, relatives);
+      const wanted: string[] = [];
+      const wantedRelatives: string[] = [];
+      for (const [index, relative] of relatives.entries()) {
+        if (!matchesGlob(relative)) continue;
+        wanted.push(names[index] ?? '');
+        wantedRelatives.push(relative);
+      }
+      return visitRun(directory, wanted, wantedRelatives);
     },
 
     scanOpened(opened: OpenedEntry): void {

@@ -53,17 +53,19 @@ describe('walkSearchTree', () => {
         maxDepth: 8,
         pace: createSearchPace(undefined),
         onIgnored: () => undefined,
-        visitFile(directory, name, relative) {
-          // The first file visited swaps what the listing already said comes next.
-          if (relative === 'a.txt') {
-            renameSync(path.join(box.root, 'b-dir'), path.join(box.root, '.b-dir-real'));
-            symlinkSync(path.join(box.outside, 'dir'), path.join(box.root, 'b-dir'));
-            renameSync(path.join(box.root, 'c.txt'), path.join(box.root, '.c-real'));
-            symlinkSync(path.join(box.outside, 'secret.txt'), path.join(box.root, 'c.txt'));
+        visitFiles(directory, names, relatives) {
+          for (const [index, relative] of relatives.entries()) {
+            // The first file visited swaps what the listing already said comes next.
+            if (relative === 'a.txt') {
+              renameSync(path.join(box.root, 'b-dir'), path.join(box.root, '.b-dir-real'));
+              symlinkSync(path.join(box.outside, 'dir'), path.join(box.root, 'b-dir'));
+              renameSync(path.join(box.root, 'c.txt'), path.join(box.root, '.c-real'));
+              symlinkSync(path.join(box.outside, 'secret.txt'), path.join(box.root, 'c.txt'));
+            }
+            const result = readChildFile(directory, names[index] ?? '', buffer);
+            read[relative] =
+              result.kind === 'read' ? buffer.toString('utf8', 0, result.length) : result.kind;
           }
-          const result = readChildFile(directory, name, buffer);
-          read[relative] =
-            result.kind === 'read' ? buffer.toString('utf8', 0, result.length) : result.kind;
           return true;
         },
       });
@@ -73,5 +75,34 @@ describe('walkSearchTree', () => {
 
     // `b-dir` was listed as a directory and `c.txt` as a file; neither was followed.
     expect(read).toEqual({ 'a.txt': 'inside', 'c.txt': 'refused' });
+  });
+
+  it('hands the files over in runs, split at each subdirectory, in listing order', async () => {
+    for (const file of ['order/a.txt', 'order/b.txt', 'order/m/inner.txt', 'order/z.txt'])
+      await mkdir(path.dirname(path.join(box.root, file)), { recursive: true }).then(() =>
+        writeFile(path.join(box.root, file), 'inside'),
+      );
+    const start: OpenedEntry = await jail.openForRead('search_files', 'order', 'directory');
+    const runs: string[][] = [];
+    try {
+      await walkSearchTree(jail, start, {
+        prefix: 'order/',
+        rules: GitignoreStack.empty,
+        skipNodeModules: true,
+        maxDepth: 8,
+        pace: createSearchPace(undefined),
+        onIgnored: () => undefined,
+        visitFiles(_directory, names, relatives) {
+          expect(relatives.map((relative) => path.basename(relative))).toEqual(names);
+          runs.push([...relatives]);
+          return true;
+        },
+      });
+    } finally {
+      await start.handle.close();
+    }
+
+    // A batch read of a run keeps the walk's order: m's file comes between b.txt and z.txt.
+    expect(runs).toEqual([['a.txt', 'b.txt'], ['m/inner.txt'], ['z.txt']]);
   });
 });

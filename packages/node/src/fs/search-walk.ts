@@ -28,11 +28,15 @@ export interface SearchWalkOptions {
   readonly signal?: AbortSignalLike | undefined;
   /** When the synchronous walk gives the event loop a turn (shared with `visitFile`). */
   readonly pace: SearchPace;
-  /** A regular file the rules let through; `relative` is below the start. False stops the walk. */
-  readonly visitFile: (
+  /**
+   * A run of regular files the rules let through, listed one after another in `directory` with
+   * no subdirectory between them (so a batch read keeps the walk's order); `relatives[i]` is
+   * `names[i]`'s path below the start. False stops the walk.
+   */
+  readonly visitFiles: (
     directory: DirectoryRef,
-    name: string,
-    relative: string,
+    names: readonly string[],
+    relatives: readonly string[],
   ) => boolean | Promise<boolean>;
   /** A file or directory the rules (or the node_modules default) passed over. */
   readonly onIgnored: () => void;
@@ -97,6 +101,7 @@ async function walkEntries(
     options.prefix + level.relative,
     level.rules,
   );
+  const run: FileRun = { names: [], relatives: [] };
   for (const dirent of dirents) {
     const { name } = dirent;
     // A repository's internals: never searched, whatever the rules say.
@@ -112,6 +117,9 @@ async function walkEntries(
         continue;
       }
       if (level.depth + 1 > options.maxDepth) continue;
+      // The files listed before it are visited before it is entered: the walk's order.
+      const visited = visitRun(options, directory, run);
+      if (visited === false || (visited !== true && !(await visited))) return false;
       // A tree of empty directories reads no file: the walk keeps the pace too.
       if (options.pace.due()) await options.pace.pause();
       const child = openSearchDirectory(directory, name, jail.floor);
@@ -131,10 +139,29 @@ async function walkEntries(
       options.onIgnored();
       continue;
     }
-    const visited = options.visitFile(directory, name, relative);
-    if (visited === false || (visited !== true && !(await visited))) return false;
+    run.names.push(name);
+    run.relatives.push(relative);
   }
-  return true;
+  return visitRun(options, directory, run);
+}
+
+interface FileRun {
+  names: string[];
+  relatives: string[];
+}
+
+// Hands the run to `visitFiles` and starts a new one (the visitor may keep the arrays across
+// a pause). Synchronous when the visitor is: a promise per directory is not free.
+function visitRun(
+  options: SearchWalkOptions,
+  directory: DirectoryRef,
+  run: FileRun,
+): boolean | Promise<boolean> {
+  if (run.names.length === 0) return true;
+  const visited = options.visitFiles(directory, run.names, run.relatives);
+  run.names = [];
+  run.relatives = [];
+  return visited;
 }
 
 /**

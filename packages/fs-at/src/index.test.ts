@@ -1,0 +1,205 @@
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FS_AT_STATUS, loadFsAt } from './index.js';
+import type { FsAtAddon } from './index.js';
+
+const LOADER = fileURLToPath(new URL('./index.js', import.meta.url));
+const ELOOP = 40;
+const ENOENT = 2;
+const CAP = 64;
+
+// On Linux the addon must load: a missing build fails here instead of silently falling back.
+describe.runIf(process.platform === 'linux')('the built addon', () => {
+  let addon: FsAtAddon;
+  let base: string;
+  let directory: string;
+  let dirfd: number;
+  const buffer = Buffer.alloc(CAP * 4);
+  const out = new Int32Array(2 * 16);
+
+  // Reads `names` with the whole buffer as the budget; the text (or status) of each.
+  const read = (names: readonly string[], budget = buffer.length) => {
+    const stop = addon.readFiles(dirfd, names, 0, names.length, buffer, CAP, budget, out);
+    return {
+      stop,
+      files: names.slice(0, stop).map((_name, k) => {
+        const status = out[2 * k + 1] ?? 0;
+        const offset = out[2 * k] ?? 0;
+        return status < 0 ? status : buffer.toString('utf8', offset, offset + status);
+      }),
+    };
+  };
+
+  beforeAll(async () => {
+    const loaded = loadFsAt();
+    if (loaded === undefined) throw new Error('fs-at: addon not built');
+    addon = loaded;
+    base = await mkdtemp(path.join(tmpdir(), 'toolhost-fs-at-'));
+    directory = path.join(base, 'dir');
+    mkdirSync(directory);
+    writeFileSync(path.join(base, 'outside.txt'), 'OUTSIDE');
+    writeFileSync(path.join(directory, 'a.txt'), 'alpha');
+    writeFileSync(path.join(directory, 'b.txt'), 'bravo');
+    writeFileSync(path.join(directory, 'empty.txt'), '');
+    writeFileSync(path.join(directory, 'cap.txt'), 'x'.repeat(CAP));
+    writeFileSync(path.join(directory, 'over.txt'), 'x'.repeat(CAP + 1));
+    symlinkSync(path.join(base, 'outside.txt'), path.join(directory, 'link.txt'));
+    linkSync(path.join(base, 'outside.txt'), path.join(directory, 'hard.txt'));
+    mkdirSync(path.join(directory, 'sub'));
+    writeFileSync(path.join(directory, 'sub', 'inner.txt'), 'inner');
+    execFileSync('mkfifo', [path.join(directory, 'fifo')]);
+    dirfd = openSync(directory, constants.O_RDONLY | constants.O_DIRECTORY);
+  });
+  afterAll(async () => {
+    closeSync(dirfd);
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('reads regular files below the descriptor, one after another in the buffer', () => {
+    const { stop, files } = read(['a.txt', 'empty.txt', 'b.txt', 'cap.txt']);
+
+    expect(stop).toBe(4);
+    expect(files).toEqual(['alpha', '', 'bravo', 'x'.repeat(CAP)]);
+    expect([out[0], out[2], out[4], out[6]]).toEqual([0, 5, 5, 10]);
+  });
+
+  it('refuses a symlink with ELOOP, never following it', () => {
+    expect(read(['link.txt']).files).toEqual([-ELOOP]);
+  });
+
+  it('refuses a hard link (a second name for a file that may be outside)', () => {
+    expect(read(['hard.txt']).files).toEqual([FS_AT_STATUS.hardLink]);
+  });
+
+  it('opens a FIFO without blocking and refuses it as not regular', () => {
+    // Were O_NONBLOCK missing, this open would wait for a writer forever.
+    expect(read(['fifo', 'sub']).files).toEqual([FS_AT_STATUS.notRegular, FS_AT_STATUS.notRegular]);
+  });
+
+  it('refuses a device as not regular', () => {
+    const devfd = openSync('/dev', constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      const stop = addon.readFiles(devfd, ['null'], 0, 1, buffer, CAP, buffer.length, out);
+      expect([stop, out[1]]).toEqual([1, FS_AT_STATUS.notRegular]);
+    } finally {
+      closeSync(devfd);
+    }
+  });
+
+  it('skips a file over the cap, reading none of it', () => {
+    expect(read(['over.txt', 'a.txt']).files).toEqual([FS_AT_STATUS.tooLarge, 'alpha']);
+  });
+
+  it('refuses names that are not one segment without a system call', () => {
+    const names = ['..', '.', '', 'sub/inner.txt', '../outside.txt', 'a.txt\0/..', 'y'.repeat(256)];
+    // strace is not at hand in every CI: that no lookup happens shows as no ENOENT/ENOTDIR,
+    // and as `sub/inner.txt` (which exists) not being read.
+    expect(read(names).files).toEqual(names.map(() => FS_AT_STATUS.badName));
+    expect(read(['y'.repeat(255)]).files).toEqual([-ENOENT]);
+  });
+
+  it('gives a file removed since the listing as ENOENT', () => {
+    expect(read(['gone.txt', 'a.txt']).files).toEqual([-ENOENT, 'alpha']);
+  });
+
+  it('stops a batch at its byte budget and says where', () => {
+    // 5 + 5 fit a budget of 12; the 64-byte file does not and is left for the next batch.
+    const first = read(['a.txt', 'b.txt', 'cap.txt', 'a.txt'], 12);
+    expect(first).toEqual({ stop: 2, files: ['alpha', 'bravo'] });
+
+    // A batch's first file is read whatever the budget, up to the cap.
+    const stop = addon.readFiles(dirfd, ['a.txt', 'cap.txt', 'b.txt'], 1, 3, buffer, CAP, 12, out);
+    expect([stop, out[0], out[1]]).toEqual([2, 0, CAP]);
+  });
+
+  it('leaves no descriptor open after 10 000 reads, refusals included', () => {
+    const before = readdirSync('/proc/self/fd').length;
+    const names = ['a.txt', 'link.txt', 'hard.txt', 'fifo', 'over.txt', 'gone.txt', '..', 'b.txt'];
+    for (let round = 0; round < 1250; round += 1) read(names);
+
+    expect(readdirSync('/proc/self/fd').length).toBe(before);
+  });
+
+  it('throws a TypeError for a bad argument, before opening anything', () => {
+    const calls: (() => unknown)[] = [
+      () => addon.readFiles(-100, ['a.txt'], 0, 1, buffer, CAP, CAP, out),
+      () => addon.readFiles(dirfd, ['a.txt'], 0, 2, buffer, CAP, CAP, out),
+      () => addon.readFiles(dirfd, ['a.txt'], 0, 1, buffer, buffer.length + 1, CAP, out),
+      () => addon.readFiles(dirfd, ['a.txt'], 0, 1, buffer, CAP, buffer.length + 1, out),
+      () => addon.readFiles(dirfd, ['a.txt'], 0, 1, buffer, CAP, CAP, new Int32Array(1)),
+      () => addon.readFiles(dirfd, [7 as unknown as string], 0, 1, buffer, CAP, CAP, out),
+      () => Reflect.apply(addon.readFiles, addon, [dirfd, ['a.txt']]),
+    ];
+    for (const call of calls) expect(call).toThrow(TypeError);
+  });
+});
+
+describe('the loader', () => {
+  it('returns undefined, never throws, when the addon was not built', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'toolhost-fs-at-'));
+    try {
+      await copyFile(LOADER, path.join(directory, 'index.js'));
+      await copyFile(
+        path.join(path.dirname(LOADER), '..', 'package.json'),
+        path.join(directory, 'package.json'),
+      );
+      const printed = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { loadFsAt } from ${JSON.stringify(path.join(directory, 'index.js'))};
+           console.log(String(loadFsAt()));`,
+        ],
+        { encoding: 'utf8' },
+      );
+
+      expect(printed.trim()).toBe('undefined');
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('returns undefined, never throws, when the addon file is malformed', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'toolhost-fs-at-'));
+    try {
+      mkdirSync(path.join(directory, 'src'));
+      mkdirSync(path.join(directory, 'build', 'Release'), { recursive: true });
+      await copyFile(LOADER, path.join(directory, 'src', 'index.js'));
+      writeFileSync(path.join(directory, 'package.json'), '{"type":"module"}');
+      // Not a shared object: dlopen fails, and the loader must swallow it.
+      writeFileSync(
+        path.join(directory, 'build', 'Release', 'fs_at.node'),
+        'module.exports = { readFiles: 1 };',
+      );
+      const printed = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { loadFsAt } from ${JSON.stringify(path.join(directory, 'src', 'index.js'))};
+           console.log(String(loadFsAt()));`,
+        ],
+        { encoding: 'utf8' },
+      );
+
+      expect(printed.trim()).toBe('undefined');
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
