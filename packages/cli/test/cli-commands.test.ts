@@ -120,7 +120,11 @@ describe('toolhost tools / doctor / serve', () => {
     const report = JSON.parse(result.stdout);
     expect(report.arms).toMatchObject({ fs: true });
     expect(report.helpers).toHaveProperty('git');
-    expect(report.nativeHelpers).toEqual({ pidNamespace: 'built', sandboxNet: 'built' });
+    expect(report.nativeHelpers).toEqual({
+      pidNamespace: 'built',
+      sandboxNet: 'built',
+      fsAt: 'built',
+    });
     expect(report.policy).toMatchObject({ mode: 'ask', fsScope: 'sandboxed' });
     const runCommand = report.tools.find((tool: { tool: string }) => tool.tool === 'run_command');
     expect(runCommand.refusals.join(' ')).toMatch(/allowedCommands .* empty/);
@@ -132,7 +136,7 @@ describe('toolhost tools / doctor / serve', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('effective policy:');
     expect(result.stdout).toContain('granted tools:');
-    expect(result.stdout).toContain('native:     ✓ pid-namespace  ✓ sandbox-net');
+    expect(result.stdout).toContain('native:     ✓ pid-namespace  ✓ sandbox-net  ✓ fs-at');
   });
 });
 

@@ -11,19 +11,25 @@ export interface NativeHelpers {
   readonly pidNamespace: NativeHelperState;
   /** `@toolhost/sandbox-net`: without it, a sandboxed command's network allowance fails closed. */
   readonly sandboxNet: NativeHelperState;
+  /** `@toolhost/fs-at`: without it, `search_files` reads each file through Node (slower). */
+  readonly fsAt: NativeHelperState;
 }
 
 /** The command that builds the helpers once a C compiler is present. */
 export const NATIVE_HELPERS_FIX =
-  'npm install-scripts approve @toolhost/pid-namespace @toolhost/sandbox-net (npm 11), then npm rebuild @toolhost/pid-namespace @toolhost/sandbox-net (needs a C compiler and python3)';
+  'npm install-scripts approve @toolhost/pid-namespace @toolhost/sandbox-net @toolhost/fs-at (npm 11), then npm rebuild @toolhost/pid-namespace @toolhost/sandbox-net @toolhost/fs-at (needs a C compiler and python3)';
 
 type Loader = () => Promise<unknown>;
 
-/** Probes both helpers; never throws. The loaders are the seam the tests replace. */
+/** Probes every helper; never throws. The loaders are the seam the tests replace. */
 export async function describeNativeHelpers(
-  loaders: { readonly pidNamespace?: Loader; readonly sandboxNet?: Loader } = {},
+  loaders: {
+    readonly pidNamespace?: Loader;
+    readonly sandboxNet?: Loader;
+    readonly fsAt?: Loader;
+  } = {},
 ): Promise<NativeHelpers> {
-  const [pidNamespace, sandboxNet] = await Promise.all([
+  const [pidNamespace, sandboxNet, fsAt] = await Promise.all([
     probe(
       loaders.pidNamespace ??
         (async () => (await import('@toolhost/pid-namespace')).loadPidNamespace()),
@@ -31,8 +37,9 @@ export async function describeNativeHelpers(
     probe(
       loaders.sandboxNet ?? (async () => (await import('@toolhost/sandbox-net')).loadSandboxNet()),
     ),
+    probe(loaders.fsAt ?? (async () => (await import('@toolhost/fs-at')).loadFsAt())),
   ]);
-  return { pidNamespace, sandboxNet };
+  return { pidNamespace, sandboxNet, fsAt };
 }
 
 async function probe(load: Loader): Promise<NativeHelperState> {
