@@ -67,7 +67,7 @@ export function createSearchFiles(jail: Jail, limits: SearchLimits = DEFAULT_SEA
   ): Promise<FileSearchResult> {
     try {
       throwIfAborted(TOOL_ID, signal);
-      const matcher = compileMatcher(
+      const matcher = await compileMatcher(
         request.pattern,
         request.regex === true,
         request.caseSensitive !== false,

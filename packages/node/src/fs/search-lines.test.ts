@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { MAX_MATCH_LINE_CHARS, byteLines, cutAround, scanFile, textLines } from './search-lines.js';
 import { compileMatcher } from './search-matcher.js';
 
-function scanBytes(content: string, needle: string, limit = 100, contextLines = 0) {
+async function scanBytes(content: string, needle: string, limit = 100, contextLines = 0) {
   const bytes = Buffer.from(content);
-  const matcher = compileMatcher(needle, false, true);
+  const matcher = await compileMatcher(needle, false, true);
   if (matcher.domain !== 'bytes') throw new Error('expected a bytes matcher');
   return scanFile({
     path: 'f',
@@ -15,8 +15,8 @@ function scanBytes(content: string, needle: string, limit = 100, contextLines = 
   });
 }
 
-function scanText(content: string, pattern: string) {
-  const matcher = compileMatcher(pattern, true, true);
+async function scanText(content: string, pattern: string) {
+  const matcher = await compileMatcher(pattern, true, true);
   if (matcher.domain !== 'text') throw new Error('expected a text matcher');
   return scanFile({
     path: 'f',
@@ -29,8 +29,8 @@ function scanText(content: string, pattern: string) {
 }
 
 describe('scanFile', () => {
-  it('numbers lines and columns from 1, counting UTF-16 units before a multibyte match', () => {
-    const found = scanBytes('a\nbé x\n\nx', 'x');
+  it('numbers lines and columns from 1, counting UTF-16 units before a multibyte match', async () => {
+    const found = await scanBytes('a\nbé x\n\nx', 'x');
 
     expect(found.map(({ line, column, text }) => [line, column, text])).toEqual([
       [2, 4, 'bé x'],
@@ -38,16 +38,16 @@ describe('scanFile', () => {
     ]);
   });
 
-  it('reports an empty regex match on each line but not past the final line break', () => {
-    expect(scanText('a\nb\n', '^').map((match) => match.line)).toEqual([1, 2]);
+  it('reports an empty regex match on each line but not past the final line break', async () => {
+    expect((await scanText('a\nb\n', '^')).map((match) => match.line)).toEqual([1, 2]);
   });
 
-  it('stops at its limit', () => {
-    expect(scanBytes('x\nx\nx\n', 'x', 2)).toHaveLength(2);
+  it('stops at its limit', async () => {
+    expect(await scanBytes('x\nx\nx\n', 'x', 2)).toHaveLength(2);
   });
 
-  it('gives context only from the file, fewer lines at its edges', () => {
-    const [first] = scanBytes('x\nb\nc\n', 'x', 1, 2);
+  it('gives context only from the file, fewer lines at its edges', async () => {
+    const [first] = await scanBytes('x\nb\nc\n', 'x', 1, 2);
 
     expect(first).toMatchObject({ before: [], after: ['b', 'c'] });
   });

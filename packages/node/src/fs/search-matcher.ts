@@ -1,4 +1,4 @@
-import { RE2JS, RE2JSException } from 're2js';
+import type { RE2JS } from 're2js';
 import { ToolArgsInvalidError } from '@toolhost/core';
 import { createBytesFinder } from './search-bytes-finder.js';
 
@@ -24,9 +24,16 @@ export type SearchMatcher =
       inLine(line: string): number | undefined;
     };
 
-/** Compiles a search pattern; a regex RE2 cannot take is a correctable args error. */
-export function compileMatcher(pattern: string, regex: boolean, caseSensitive: boolean) {
-  if (regex) return regexMatcher(pattern, caseSensitive);
+/**
+ * Compiles a search pattern; a regex RE2 cannot take is a correctable args error. RE2 (~150 KiB
+ * of JavaScript) loads with the first regex search, not with every host that could search.
+ */
+export async function compileMatcher(
+  pattern: string,
+  regex: boolean,
+  caseSensitive: boolean,
+): Promise<SearchMatcher> {
+  if (regex) return regexMatcher(await import('re2js'), pattern, caseSensitive);
   if (caseSensitive) return bytesMatcher(Buffer.from(pattern, 'utf8'));
   // An escaped literal has no quantifier or alternation, so the backtracking engine has nothing
   // to backtrack over; RE2's case folding was forty times slower here.
@@ -44,13 +51,17 @@ function bytesMatcher(needle: Buffer): SearchMatcher {
   };
 }
 
-function regexMatcher(pattern: string, caseSensitive: boolean): SearchMatcher {
+function regexMatcher(
+  { RE2JS: Engine, RE2JSException }: typeof import('re2js'),
+  pattern: string,
+  caseSensitive: boolean,
+): SearchMatcher {
   let compiled: RE2JS;
   try {
     // MULTILINE: `^` and `$` are line ends, as in grep, though the whole file is searched at once.
-    compiled = RE2JS.compile(
+    compiled = Engine.compile(
       pattern,
-      RE2JS.MULTILINE | (caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE),
+      Engine.MULTILINE | (caseSensitive ? 0 : Engine.CASE_INSENSITIVE),
     );
   } catch (error) {
     // Backreferences, lookaround and bad syntax: the model can rewrite the pattern.
