@@ -198,9 +198,23 @@ export interface SpilledResult {
   readonly byteLength: number;
 }
 
+/** A piece of a spilled text: text, or that text's UTF-8 bytes as the host already held them. */
+export type SpillPart = string | Uint8Array;
+
 /** Run-scoped store for over-ceiling results, reclaimed when the run ends. */
 export interface ToolOutputStore {
   spill(text: string, limits: ToolResultLimits, signal?: AbortSignalLike): Promise<SpilledResult>;
+  /**
+   * `spill` of the parts' concatenation without joining it: a string part is written as its
+   * UTF-8 (core splits only next to an ASCII line break, so no surrogate pair is cut), a byte
+   * part verbatim (it already is UTF-8 of the text it stands for). The file, its size and its
+   * quota charge are those of `spill(joined)`. Absent ⇒ core joins the parts and calls `spill`.
+   */
+  readonly spillParts?: (
+    parts: readonly SpillPart[],
+    limits: ToolResultLimits,
+    signal?: AbortSignalLike,
+  ) => Promise<SpilledResult>;
   /**
    * Runs one call's host work and its result bounding as one call of the store's spill quota,
    * so what the host spills while working (process output) and the bounded result share a

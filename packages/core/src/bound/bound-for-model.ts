@@ -1,6 +1,6 @@
 import type { AbortSignalLike } from '../abort-signal-like.js';
 import type { ToolResultLimits } from '../dispatch-context.js';
-import type { SpilledResult, ToolOutputStore } from '../tool-host.js';
+import type { SpilledResult, SpillPart, ToolOutputStore } from '../tool-host.js';
 import { ToolExecutionError } from '../errors.js';
 import { backstopInlineMedia } from './backstop-inline-media.js';
 import { DEFAULT_TOOL_RESULT_LIMITS } from './default-tool-result-limits.js';
@@ -17,6 +17,7 @@ import {
   type Rendering,
 } from './render-for-model.js';
 import { backwardCut, forwardCut, utf8ByteLength } from './utf8.js';
+import { spillPartOf, takeUtf8Source, type Utf8Source } from './utf8-source.js';
 
 /**
  * The model-facing text of an over-ceiling result: a flat text, or a rendering with its size,
@@ -24,7 +25,13 @@ import { backwardCut, forwardCut, utf8ByteLength } from './utf8.js';
  */
 export type OverCeilingText =
   | { readonly text: string; readonly lines?: number; readonly bytes?: number }
-  | { readonly rendering: Rendering; readonly lines: number; readonly bytes?: number };
+  | {
+      readonly rendering: Rendering;
+      readonly lines: number;
+      readonly bytes?: number;
+      /** A section body's UTF-8 as the host read it, spilled instead of re-encoding the body. */
+      readonly source?: Utf8Source | undefined;
+    };
 
 /** Where an over-ceiling result may spill and what may cancel the spill. */
 export interface BoundForModelOptions {
@@ -69,6 +76,8 @@ export function overCeilingText(
 ): OverCeilingText | undefined {
   if (typeof value === 'string') return fitsText(value, limits) ? undefined : { text: value };
   if (typeof value !== 'object' || value === null) return undefined;
+  // Taken whether or not the result fits: it is let go either way once bounded.
+  const source = takeUtf8Source(value);
   let rendering: Rendering | undefined;
   try {
     const split = splitSections(value);
@@ -78,7 +87,10 @@ export function overCeilingText(
   } catch {
     return { text: UNSERIALIZABLE };
   }
-  if (rendering !== undefined) return overCeilingRendering(rendering, limits);
+  if (rendering !== undefined) {
+    const over = overCeilingRendering(rendering, limits);
+    return over === undefined || source === undefined ? over : { ...over, source };
+  }
   if (estimateJsonBytes(value, limits.maxBytes, 0) <= limits.maxBytes) return undefined;
   // Near the ceiling, decide on the compact JSON the model would otherwise be handed.
   const json = safeStringify(value);
@@ -122,7 +134,10 @@ export async function truncate(
   let unavailable = 'no_output_store';
   if (store !== undefined) {
     try {
-      spill = await store.spill(text(), limits, signal);
+      spill =
+        'rendering' in over && store.spillParts !== undefined
+          ? await store.spillParts(spillParts(over.rendering, over.source), limits, signal)
+          : await store.spill(text(), limits, signal);
     } catch (error) {
       // A failed spill degrades to a preview: the model still gets bounded, honest output.
       unavailable =
@@ -153,6 +168,19 @@ export async function truncate(
 }
 
 const UNSERIALIZABLE = '[unserializable result]';
+
+// `joinRendering`'s pieces, unjoined: every cut sits next to an ASCII line break, so encoding
+// the pieces one by one gives the joined text's bytes (a lone surrogate stays lone either way).
+function spillParts(rendering: Rendering, source: Utf8Source | undefined): SpillPart[] {
+  const parts: SpillPart[] = [];
+  let prefix = rendering.head;
+  for (const { header, body } of rendering.sections) {
+    parts.push(`${prefix}\n${header}\n`, spillPartOf(body, source));
+    prefix = '';
+  }
+  if (prefix !== '') parts.push(prefix);
+  return parts;
+}
 
 function fitsText(text: string, limits: ToolResultLimits): boolean {
   // A UTF-16 code unit is at most 3 UTF-8 bytes, and n units hold at most n newlines.

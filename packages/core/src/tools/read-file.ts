@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { copyUtf8Source } from '../bound/utf8-source.js';
 import { defineTool } from '../define-tool.js';
 import { requireArm } from '../dispatch/require-arm.js';
 import { withMedia } from '../with-media.js';
@@ -34,14 +35,10 @@ export const readFileTool = defineTool({
         media,
       ]);
     }
-    return dropUndefined({
-      content,
-      mimeType,
-      sizeBytes,
-      lastModified,
-      matches,
-      totalLines,
-      more,
-    });
+    // The file's bytes ride along (unseen) so a spill writes them instead of re-encoding.
+    return copyUtf8Source(
+      read,
+      dropUndefined({ content, mimeType, sizeBytes, lastModified, matches, totalLines, more }),
+    );
   },
 });

@@ -1,4 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync } from 'node:fs';
+import { attachUtf8Source } from '@toolhost/core';
 import type { AbortSignalLike, FileRead, FsReadRequest } from '@toolhost/core';
 import type { NodeMediaStore } from '../media-store/create-media-store.js';
 import { decodeText } from './decode-text.js';
@@ -11,6 +13,8 @@ import { readWindow } from './read-window.js';
 import { spillBodyStart } from './spill-body-start.js';
 
 const TOOL_ID = 'read_file';
+// Below this a result rarely spills, and encoding it back costs next to nothing.
+const KEEP_BYTES_FROM = 16 * 1024;
 /** Spec §4: the largest file (or page) one read returns. */
 export const MAX_READ_BYTES = 8 * 1024 * 1024;
 /** Spec §4: a NUL in this many leading bytes means binary. */
@@ -37,7 +41,7 @@ export function createReadFile(jail: Jail, media: NodeMediaStore) {
       throwIfAborted(TOOL_ID, signal);
       return await readOpened(
         opened,
-        { request, media: store, spillDir: jail.floor.spillDir },
+        { request, media: store, spillDir: jail.floor.spillDir, keepBytes: store !== undefined },
         signal,
       );
     } finally {
@@ -71,11 +75,13 @@ interface ReadContext {
   /** Absent for a glob read: a binary file then fails with reason `binary`. */
   readonly media: NodeMediaStore | undefined;
   readonly spillDir: string;
+  /** The read is the call's result (not a glob's part): its bytes may ride along for a spill. */
+  readonly keepBytes: boolean;
 }
 
 async function readOpened(
   opened: OpenedFile,
-  { request, media, spillDir }: ReadContext,
+  { request, media, spillDir, keepBytes }: ReadContext,
   signal?: AbortSignalLike,
 ): Promise<FileRead> {
   const { stats } = opened;
@@ -126,12 +132,20 @@ async function readOpened(
     const viewable = VIEWABLE_TYPES.has(mimeType) ? { ...part, data: new Uint8Array(bytes) } : part;
     return { content: '', mimeType, sizeBytes: bytes.byteLength, lastModified, media: viewable };
   }
-  return {
+  const read: FileRead = {
     content: decodeText(bytes),
     mimeType: mimeTypeOf(opened.path, false),
     sizeBytes: bytes.byteLength,
     lastModified,
   };
+  // Only bytes that decode without replacement are the content's UTF-8 exactly: a spill of the
+  // result then writes them instead of encoding the content back (checked only if it spills).
+  return keepBytes && bytes.byteLength >= KEEP_BYTES_FROM
+    ? attachUtf8Source(read, {
+        text: read.content,
+        bytes: () => (isUtf8(bytes) ? bytes : undefined),
+      })
+    : read;
 }
 
 // Reads up to `length` bytes from `position`; a file that shrank since fstat gives fewer.

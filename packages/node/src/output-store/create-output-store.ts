@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, open, unlinkSync, write } from 'node:fs';
+import { closeSync, constants, open, unlinkSync, writev } from 'node:fs';
 import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolCancelledError, ToolExecutionError } from '@toolhost/core';
 import type {
   AbortSignalLike,
   SpilledResult,
+  SpillPart,
   ToolOutputStore,
   ToolResultLimits,
 } from '@toolhost/core';
@@ -47,54 +48,59 @@ export async function createOutputStore(
   await mkdir(directory, { recursive: true, mode: 0o700 });
   let sequence = 0;
 
+  const spillParts = async (
+    parts: readonly SpillPart[],
+    _limits: ToolResultLimits,
+    signal?: AbortSignalLike,
+  ): Promise<SpilledResult> => {
+    if (signal?.aborted === true) throw new ToolCancelledError(undefined, { cause: signal.reason });
+    const budget = quota.callBudget();
+    // UTF-8 never takes fewer bytes than UTF-16 code units: a text longer than what is left is
+    // refused (whole: the bounded result then says its full output is unavailable) unencoded.
+    if (leastBytes(parts) > budget.remaining())
+      throw new ToolExecutionError(SPILL_TOOL_ID, 'spill_quota_exceeded');
+    sequence += 1;
+    const ref = path.join(
+      directory,
+      `${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}.txt`,
+    );
+    // Creating a file costs a thread-pool hop and the inode's allocation (a millisecond on some
+    // disks): it runs while the text is encoded, not after.
+    const creating = createNewFile(ref);
+    // Encoded once: the bytes written are the bytes counted (a byte count of its own was a
+    // second full pass over a megabyte text). Byte parts are written as they are.
+    let buffers: Buffer[];
+    try {
+      buffers = parts.map(toBuffer);
+    } catch (error) {
+      discard(ref, await creating.catch(() => undefined));
+      throw error;
+    }
+    const byteLength = buffers.reduce((total, buffer) => total + buffer.byteLength, 0);
+    const granted = budget.takeAll(byteLength);
+    const fd = await creating;
+    if (!granted) {
+      discard(ref, fd);
+      throw new ToolExecutionError(SPILL_TOOL_ID, 'spill_quota_exceeded');
+    }
+    try {
+      await writeAll(fd, buffers, byteLength);
+    } finally {
+      closeSync(fd);
+    }
+    return { ref, byteLength };
+  };
+
   return {
     directory,
     quota,
     runCall: quota.runCall,
 
-    async spill(
-      text: string,
-      _limits: ToolResultLimits,
-      signal?: AbortSignalLike,
-    ): Promise<SpilledResult> {
-      if (signal?.aborted === true)
-        throw new ToolCancelledError(undefined, { cause: signal.reason });
-      const budget = quota.callBudget();
-      // UTF-8 never takes fewer bytes than UTF-16 code units: a text longer than what is left is
-      // refused (whole: the bounded result then says its full output is unavailable) unencoded.
-      if (text.length > budget.remaining())
-        throw new ToolExecutionError(SPILL_TOOL_ID, 'spill_quota_exceeded');
-      sequence += 1;
-      const ref = path.join(
-        directory,
-        `${String(sequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}.txt`,
-      );
-      // Creating a file costs a thread-pool hop and the inode's allocation (a millisecond on some
-      // disks): it runs while the text is encoded, not after.
-      const creating = createNewFile(ref);
-      // Encoded once: the bytes written are the bytes counted (a byte count of its own was a
-      // second full pass over a megabyte text).
-      let bytes: Buffer;
-      try {
-        bytes = Buffer.from(text, 'utf8');
-      } catch (error) {
-        discard(ref, await creating.catch(() => undefined));
-        throw error;
-      }
-      const byteLength = bytes.byteLength;
-      const granted = budget.takeAll(byteLength);
-      const fd = await creating;
-      if (!granted) {
-        discard(ref, fd);
-        throw new ToolExecutionError(SPILL_TOOL_ID, 'spill_quota_exceeded');
-      }
-      try {
-        await writeAll(fd, bytes);
-      } finally {
-        closeSync(fd);
-      }
-      return { ref, byteLength };
+    spill(text: string, limits: ToolResultLimits, signal?: AbortSignalLike) {
+      return spillParts([text], limits, signal);
     },
+
+    spillParts,
 
     async close() {
       await rm(directory, { recursive: true, force: true });
@@ -120,17 +126,46 @@ function discard(ref: string, fd: number | undefined): void {
   unlinkSync(ref);
 }
 
-async function writeAll(fd: number, bytes: Buffer): Promise<void> {
-  for (let written = 0; written < bytes.byteLength;) {
-    const count = await writeAt(fd, bytes, written);
+function leastBytes(parts: readonly SpillPart[]): number {
+  let bytes = 0;
+  for (const part of parts) bytes += typeof part === 'string' ? part.length : part.byteLength;
+  return bytes;
+}
+
+// A view, not a copy, of a byte part.
+function toBuffer(part: SpillPart): Buffer {
+  return typeof part === 'string'
+    ? Buffer.from(part, 'utf8')
+    : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+}
+
+// One `writev` for all the parts; a short write resumes where it stopped.
+async function writeAll(fd: number, buffers: Buffer[], byteLength: number): Promise<void> {
+  let pending = buffers.filter((buffer) => buffer.byteLength > 0);
+  for (let written = 0; written < byteLength;) {
+    const count = await writevAt(fd, pending, written);
     if (count === 0) throw new Error('toolhost: a spill write made no progress');
     written += count;
+    pending = dropWritten(pending, count);
   }
 }
 
-function writeAt(fd: number, bytes: Buffer, offset: number): Promise<number> {
+function dropWritten(buffers: Buffer[], count: number): Buffer[] {
+  let left = count;
+  let index = 0;
+  while (index < buffers.length && left >= (buffers[index]?.byteLength ?? 0)) {
+    left -= buffers[index]?.byteLength ?? 0;
+    index += 1;
+  }
+  const rest = buffers.slice(index);
+  const first = rest[0];
+  if (first !== undefined && left > 0) rest[0] = first.subarray(left);
+  return rest;
+}
+
+function writevAt(fd: number, buffers: Buffer[], position: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    write(fd, bytes, offset, bytes.byteLength - offset, offset, (error, count) => {
+    writev(fd, buffers, position, (error, count) => {
       if (error === null) resolve(count);
       else reject(error);
     });
