@@ -1,3 +1,4 @@
+import type * as Re2js from 're2js';
 import type { RE2JS } from 're2js';
 import { ToolArgsInvalidError } from '@toolhost/core';
 import { createBytesFinder } from './search-bytes-finder.js';
@@ -52,7 +53,7 @@ function bytesMatcher(needle: Buffer): SearchMatcher {
 }
 
 function regexMatcher(
-  { RE2JS: Engine, RE2JSException }: typeof import('re2js'),
+  { RE2JS: Engine, RE2JSException }: typeof Re2js,
   pattern: string,
   caseSensitive: boolean,
 ): SearchMatcher {
