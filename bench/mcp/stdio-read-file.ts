@@ -11,7 +11,11 @@ import type { BenchRow } from '../bench-row.js';
 import { interleavedRows, sampleInterleaved, type Sample } from '../sample-interleaved.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = path.join(REPO_ROOT, 'packages/cli/src/bin.ts');
+// The published binary (the bundle `npm run build` writes) when built, else the sources via tsx.
+const BUNDLE = path.join(REPO_ROOT, 'packages/cli/dist/bundle/toolhost.js');
+const SERVE_ARGV = existsSync(BUNDLE)
+  ? [BUNDLE]
+  : ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'packages/cli/src/bin.ts')];
 /** The reference server: a root devDependency, or wherever MCP_FS_REFERENCE points. */
 const REFERENCE =
   process.env['MCP_FS_REFERENCE'] ??
@@ -54,7 +58,7 @@ export async function stdioReadFileRows(): Promise<BenchRow[]> {
       rows.push(
         ...interleavedRows({
           label: `mcp stdio tools/call read_file ${label}`,
-          subject: 'toolhost serve',
+          subject: existsSync(BUNDLE) ? 'toolhost serve (bundle)' : 'toolhost serve (tsx sources)',
           baseline: '@modelcontextprotocol/server-filesystem',
           subjectSample: times.subject,
           baselineSample: times.baseline,
@@ -78,10 +82,7 @@ export async function compare(
 ): Promise<{ subject: SideTimes; baseline: SideTimes }> {
   const toolhost = await connect(process.execPath, [
     ...serveNodeArgs,
-    '--conditions=source',
-    '--import',
-    'tsx',
-    BIN,
+    ...SERVE_ARGV,
     'serve',
     '--root',
     root,
