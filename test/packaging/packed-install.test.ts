@@ -18,13 +18,15 @@ const PACKAGES = [
   'node',
   'pid-namespace',
   'sandbox-net',
+  'fs-at',
+  'otel',
   'cli',
   'ai-sdk',
   'openai-agents',
   'anthropic',
   'restate',
 ] as const;
-const NATIVE = new Set(['pid-namespace', 'sandbox-net']);
+const NATIVE = new Set(['pid-namespace', 'sandbox-net', 'fs-at']);
 const NPM_QUIET = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
 
 interface Packed {

@@ -113,16 +113,32 @@ describe.skipIf(!haveX)(
     ? 'readClipboard with the real xclip under Xvfb'
     : 'readClipboard with the real xclip (skipped: xclip or Xvfb is not installed)',
   () => {
-    const display = `:${90 + Math.floor(Math.random() * 400)}`;
+    // Xvfb picks a free display itself and writes its number once it accepts connections: a
+    // display chosen here could be another server's (a lock left behind, a parallel test).
+    let display = '';
     let xvfb: ChildProcess | undefined;
-    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', DISPLAY: display };
+    const env: Record<string, string> = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
 
     beforeAll(async () => {
-      xvfb = spawn('Xvfb', [display, '-nolisten', 'tcp'], { stdio: 'ignore', detached: true });
-      const socket = `/tmp/.X11-unix/X${display.slice(1)}`;
-      for (let waited = 0; waited < 10_000 && !existsSync(socket); waited += 50) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const server = spawn('Xvfb', ['-displayfd', '3', '-nolisten', 'tcp'], {
+        stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+        detached: true,
+      });
+      xvfb = server;
+      const ready = server.stdio[3];
+      if (ready === null || ready === undefined) throw new Error('Xvfb: no -displayfd pipe');
+      let written = '';
+      display = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('Xvfb did not start')), 10_000);
+        ready.on('data', (chunk: Buffer) => {
+          written += chunk.toString();
+          if (!written.includes('\n')) return;
+          clearTimeout(timer);
+          resolve(`:${written.trim()}`);
+        });
+        server.once('exit', () => reject(new Error('Xvfb exited')));
+      });
+      env['DISPLAY'] = display;
     });
     const owners: number[] = [];
     afterAll(() => {
