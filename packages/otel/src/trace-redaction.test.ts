@@ -1,17 +1,16 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, type ToolRegistry } from '@toolhost/core';
-import type { NodeToolHostHandle } from '@toolhost/node';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { traceToolRegistry, type TraceToolRegistryOptions } from './trace-tool-registry.js';
+import { spanText } from './test-support/traced-setup.js';
 import {
-  createTempRoot,
-  spanText,
-  startMemoryTracing,
-  type MemoryTracing,
-} from './test-support/traced-setup.js';
-import { createRealRegistry, grantContext } from './test-support/traced-registry.js';
+  createRealRegistry,
+  grantContext,
+  openProjectHost,
+} from './test-support/traced-registry.js';
+import { useTracedWorkspace } from './test-support/use-traced-workspace.js';
 
 // Secret-shaped (what redaction recognises) and plain (what only hiding can keep out).
 const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`;
@@ -36,29 +35,20 @@ const OPT_INS: readonly [string, TraceToolRegistryOptions][] = [
 ];
 
 describe.each(OPT_INS)('traceToolRegistry redaction, %s', (_label, options) => {
-  let tracing: MemoryTracing;
-  let workspace: Awaited<ReturnType<typeof createTempRoot>>;
-  let handle: NodeToolHostHandle;
+  const env = useTracedWorkspace(async (workspace) => {
+    await writeFile(path.join(workspace.root, 'env.txt'), `AWS_ACCESS_KEY_ID=${AWS_KEY}\n`);
+    return openProjectHost(workspace);
+  });
   let traced: ToolRegistry;
 
-  beforeEach(async () => {
-    tracing = startMemoryTracing();
-    workspace = await createTempRoot();
-    await writeFile(path.join(workspace.root, 'env.txt'), `AWS_ACCESS_KEY_ID=${AWS_KEY}\n`);
-    const real = await createRealRegistry(workspace, [signedEcho]);
-    handle = real.handle;
-    traced = traceToolRegistry(real.registry, {
-      tracer: tracing.provider.getTracer('test'),
+  beforeEach(() => {
+    traced = traceToolRegistry(createRealRegistry(env.handle, [signedEcho]), {
+      tracer: env.tracing.provider.getTracer('test'),
       ...options,
     });
   });
-  afterEach(async () => {
-    await handle.close();
-    await tracing.shutdown();
-    await workspace.cleanup();
-  });
 
-  const everything = () => tracing.spans().map(spanText).join('\n');
+  const everything = () => env.tracing.spans().map(spanText).join('\n');
 
   it('keeps a secret in the arguments out of every attribute and event', async () => {
     await traced.dispatch(
@@ -112,27 +102,16 @@ describe.each(OPT_INS)('traceToolRegistry redaction, %s', (_label, options) => {
 });
 
 describe('traceToolRegistry content opt-ins', () => {
-  let tracing: MemoryTracing;
-  let workspace: Awaited<ReturnType<typeof createTempRoot>>;
-  let handle: NodeToolHostHandle;
+  const env = useTracedWorkspace(openProjectHost);
   let registry: ToolRegistry;
 
-  beforeEach(async () => {
-    tracing = startMemoryTracing();
-    workspace = await createTempRoot();
-    const real = await createRealRegistry(workspace, [signedEcho]);
-    handle = real.handle;
-    registry = real.registry;
-  });
-  afterEach(async () => {
-    await handle.close();
-    await tracing.shutdown();
-    await workspace.cleanup();
+  beforeEach(() => {
+    registry = createRealRegistry(env.handle, [signedEcho]);
   });
 
   const echo = (options: TraceToolRegistryOptions) =>
     traceToolRegistry(registry, {
-      tracer: tracing.provider.getTracer('test'),
+      tracer: env.tracing.provider.getTracer('test'),
       ...options,
     }).dispatch(
       { id: 'e', name: signedEcho.id, args: { text: `hi ${TOKEN}` } },
@@ -142,7 +121,7 @@ describe('traceToolRegistry content opt-ins', () => {
   it('records neither arguments nor result unless asked', async () => {
     await echo({});
 
-    const [span] = tracing.spans();
+    const [span] = env.tracing.spans();
     expect(span?.attributes['gen_ai.tool.call.arguments']).toBeUndefined();
     expect(span?.attributes['gen_ai.tool.call.result']).toBeUndefined();
     expect(spanText(span!)).not.toContain('hi ');
@@ -151,7 +130,7 @@ describe('traceToolRegistry content opt-ins', () => {
   it('records exactly the redacted projections the outcome events carry', async () => {
     const outcome = await echo({ recordArguments: true, recordResults: true });
 
-    const [span] = tracing.spans();
+    const [span] = env.tracing.spans();
     expect(span?.attributes['gen_ai.tool.call.arguments']).toBe(
       JSON.stringify(outcome.events.call.toolInput),
     );
@@ -164,7 +143,7 @@ describe('traceToolRegistry content opt-ins', () => {
     await echo({ recordArguments: true });
     await echo({ recordResults: true });
 
-    const [argumentsOnly, resultOnly] = tracing.spans();
+    const [argumentsOnly, resultOnly] = env.tracing.spans();
     expect(Object.keys(argumentsOnly?.attributes ?? {})).toContain('gen_ai.tool.call.arguments');
     expect(Object.keys(argumentsOnly?.attributes ?? {})).not.toContain('gen_ai.tool.call.result');
     expect(Object.keys(resultOnly?.attributes ?? {})).toContain('gen_ai.tool.call.result');
@@ -173,7 +152,7 @@ describe('traceToolRegistry content opt-ins', () => {
 
   it('bounds a long projection', async () => {
     const traced = traceToolRegistry(registry, {
-      tracer: tracing.provider.getTracer('test'),
+      tracer: env.tracing.provider.getTracer('test'),
       recordArguments: true,
     });
 
@@ -182,7 +161,7 @@ describe('traceToolRegistry content opt-ins', () => {
       grantContext(['write_file']),
     );
 
-    const recorded = tracing.spans()[0]?.attributes['gen_ai.tool.call.arguments'];
+    const recorded = env.tracing.spans()[0]?.attributes['gen_ai.tool.call.arguments'];
     expect(typeof recorded === 'string' && recorded.length).toBeLessThanOrEqual(4096);
   });
 });

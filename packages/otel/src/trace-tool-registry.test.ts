@@ -10,22 +10,18 @@ import {
   type ToolApprovalContext,
   type ToolRegistry,
 } from '@toolhost/core';
-import {
-  createNodeToolHost,
-  createSqliteEffectJournal,
-  type NodeToolHostHandle,
-} from '@toolhost/node';
+import { createNodeToolHost, createSqliteEffectJournal } from '@toolhost/node';
 import { fixtureServerDeclaration } from '../../node/src/mcp/test-support/fixture-server-declaration.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { traceToolRegistry } from './trace-tool-registry.js';
 import { toolTypeOf } from './tool-span-attributes.js';
 import {
-  createTempRoot,
-  startMemoryTracing,
-  type MemoryTracing,
-} from './test-support/traced-setup.js';
-import { createRealRegistry, grantContext } from './test-support/traced-registry.js';
+  createRealRegistry,
+  grantContext,
+  openProjectHost,
+} from './test-support/traced-registry.js';
+import { useTracedWorkspace } from './test-support/use-traced-workspace.js';
 
 // A plugin tool whose work starts a span of its own, as an instrumented HTTP client would.
 const fetchLike = defineTool({
@@ -52,26 +48,17 @@ const flakyWrite = defineTool({
 });
 
 describe('traceToolRegistry', () => {
-  let tracing: MemoryTracing;
-  let workspace: Awaited<ReturnType<typeof createTempRoot>>;
-  let handle: NodeToolHostHandle;
+  const env = useTracedWorkspace(openProjectHost);
   let traced: ToolRegistry;
 
-  beforeEach(async () => {
-    tracing = startMemoryTracing();
-    workspace = await createTempRoot();
-    const real = await createRealRegistry(workspace, [fetchLike, flakyWrite]);
-    handle = real.handle;
-    traced = traceToolRegistry(real.registry, { tracer: tracing.provider.getTracer('test') });
-  });
-  afterEach(async () => {
-    await handle.close();
-    await tracing.shutdown();
-    await workspace.cleanup();
+  beforeEach(() => {
+    traced = traceToolRegistry(createRealRegistry(env.handle, [fetchLike, flakyWrite]), {
+      tracer: env.tracing.provider.getTracer('test'),
+    });
   });
 
   const onlySpan = (): ReadableSpan => {
-    const spans = tracing.spans().filter((span) => span.name.startsWith('execute_tool'));
+    const spans = env.tracing.spans().filter((span) => span.name.startsWith('execute_tool'));
     expect(spans).toHaveLength(1);
     return spans[0]!;
   };
@@ -156,7 +143,7 @@ describe('traceToolRegistry', () => {
     );
 
     const span = onlySpan();
-    expect(await readFile(path.join(workspace.root, 'out.txt'), 'utf8')).toBe('written\n');
+    expect(await readFile(path.join(env.workspace.root, 'out.txt'), 'utf8')).toBe('written\n');
     expect(emitted).toEqual(['fs_write']);
     expect(span.events.map((event) => [event.name, event.attributes])).toEqual([
       ['toolhost.approval.requested', { 'toolhost.approval.action': 'fs_write' }],
@@ -212,7 +199,7 @@ describe('traceToolRegistry', () => {
 
   it('records a SQLite-journaled write as settled, then its re-run as replayed', async () => {
     const store = await createSqliteEffectJournal({
-      file: path.join(workspace.stateDir, 'journal.sqlite'),
+      file: path.join(env.workspace.stateDir, 'journal.sqlite'),
     });
     try {
       const call = { id: 'j1', name: 'write_file', args: { path: 'j.txt', content: 'once\n' } };
@@ -221,7 +208,7 @@ describe('traceToolRegistry', () => {
       await traced.dispatch(call, ctx);
       const replayed = await traced.dispatch(call, ctx);
 
-      const [first, second] = tracing.spans();
+      const [first, second] = env.tracing.spans();
       expect(replayed.journal?.status).toBe('replayed');
       expect(first?.attributes['toolhost.journal.status']).toBe('settled');
       expect(first?.events.map((event) => event.name)).toEqual(['toolhost.journal.settled']);
@@ -242,7 +229,7 @@ describe('traceToolRegistry', () => {
 
   it('records a journaled call left unresolved, and its re-run refused as effect_unresolved', async () => {
     const store = await createSqliteEffectJournal({
-      file: path.join(workspace.stateDir, 'journal.sqlite'),
+      file: path.join(env.workspace.stateDir, 'journal.sqlite'),
     });
     try {
       const call = { id: 'j2', name: 'plugin_demo_flaky_write', args: {} };
@@ -253,7 +240,7 @@ describe('traceToolRegistry', () => {
         reason: 'effect_unresolved',
       });
 
-      const [, rerun] = tracing.spans();
+      const [, rerun] = env.tracing.spans();
       expect(rerun?.attributes['error.type']).toBe('tool_failed');
       expect(rerun?.attributes['toolhost.error.reason']).toBe('effect_unresolved');
       expect(rerun?.events.map((event) => [event.name, event.attributes])).toEqual([
@@ -265,7 +252,7 @@ describe('traceToolRegistry', () => {
   });
 
   it("keeps the span active during the host call: the tool's own spans nest under it", async () => {
-    trace.setGlobalTracerProvider(tracing.provider);
+    trace.setGlobalTracerProvider(env.tracing.provider);
     try {
       await traced.dispatch(
         { id: 'f1', name: fetchLike.id, args: {} },
@@ -276,7 +263,7 @@ describe('traceToolRegistry', () => {
     }
 
     const tool = onlySpan();
-    const child = tracing.spans().find((span) => span.name === 'GET');
+    const child = env.tracing.spans().find((span) => span.name === 'GET');
     expect(child?.parentSpanContext?.spanId).toBe(tool.spanContext().spanId);
     expect(child?.spanContext().traceId).toBe(tool.spanContext().traceId);
   });
@@ -290,7 +277,7 @@ describe('traceToolRegistry', () => {
     expect(preflight.action).toBe('fs_write');
     expect(traced.get('read_file')?.id).toBe('read_file');
     expect(traced.list()).toContain('read_file');
-    expect(tracing.spans()).toEqual([]);
+    expect(env.tracing.spans()).toEqual([]);
   });
 
   it('refuses a non-boolean opt-in at creation', () => {
@@ -319,28 +306,17 @@ describe('toolTypeOf', () => {
 });
 
 describe('traceToolRegistry over a real MCP server', () => {
-  let tracing: MemoryTracing;
-  let workspace: Awaited<ReturnType<typeof createTempRoot>>;
-  let handle: NodeToolHostHandle;
-
-  beforeEach(async () => {
-    tracing = startMemoryTracing();
-    workspace = await createTempRoot();
-    handle = await createNodeToolHost({
-      root: workspace.root,
-      stateDir: workspace.stateDir,
+  const env = useTracedWorkspace(({ root, stateDir }) =>
+    createNodeToolHost({
+      root,
+      stateDir,
       mcp: { servers: { fx: fixtureServerDeclaration({ tools: ['echo'] }) } },
-    });
-  });
-  afterEach(async () => {
-    await handle.close();
-    await tracing.shutdown();
-    await workspace.cleanup();
-  });
+    }),
+  );
 
   it('reports a discovered MCP tool as an extension tool call', async () => {
-    const registry = createToolRegistry({ tools: handle.mcpTools, host: handle.host });
-    const traced = traceToolRegistry(registry, { tracer: tracing.provider.getTracer('test') });
+    const registry = createToolRegistry({ tools: env.handle.mcpTools, host: env.handle.host });
+    const traced = traceToolRegistry(registry, { tracer: env.tracing.provider.getTracer('test') });
 
     const outcome = await traced.dispatch(
       { id: 'm1', name: 'mcp_fx_echo', args: { text: 'via mcp' } },
@@ -348,8 +324,8 @@ describe('traceToolRegistry over a real MCP server', () => {
     );
 
     expect(outcome.output).toBe('via mcp');
-    expect(tracing.spans()[0]?.name).toBe('execute_tool mcp_fx_echo');
-    expect(tracing.spans()[0]?.attributes).toMatchObject({
+    expect(env.tracing.spans()[0]?.name).toBe('execute_tool mcp_fx_echo');
+    expect(env.tracing.spans()[0]?.attributes).toMatchObject({
       'gen_ai.tool.name': 'mcp_fx_echo',
       'gen_ai.tool.type': 'extension',
       'mcp.method.name': 'tools/call',

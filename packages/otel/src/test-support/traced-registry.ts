@@ -8,18 +8,21 @@ import {
 } from '@toolhost/core';
 import { createNodeToolHost, type NodeToolHostHandle } from '@toolhost/node';
 
-/** A real registry of the built-ins (and any extra tools) on a real Node host over `root`. */
-export async function createRealRegistry(
-  workspace: { readonly root: string; readonly stateDir: string },
-  extraTools: readonly AnyToolDef[] = [],
-): Promise<{ registry: ToolRegistry; handle: NodeToolHostHandle }> {
+/** A real Node host over `root` in the project tier, its state dir beside it. */
+export function openProjectHost(workspace: {
+  readonly root: string;
+  readonly stateDir: string;
+}): Promise<NodeToolHostHandle> {
   const { root, stateDir } = workspace;
-  const handle = await createNodeToolHost({ root, stateDir, fsScope: 'project' });
-  const registry = createToolRegistry({
-    tools: [...BUILTIN_TOOLS, ...extraTools],
-    host: handle.host,
-  });
-  return { registry, handle };
+  return createNodeToolHost({ root, stateDir, fsScope: 'project' });
+}
+
+/** A real registry of the built-ins (and any extra tools) on a host. */
+export function createRealRegistry(
+  handle: NodeToolHostHandle,
+  extraTools: readonly AnyToolDef[] = [],
+): ToolRegistry {
+  return createToolRegistry({ tools: [...BUILTIN_TOOLS, ...extraTools], host: handle.host });
 }
 
 /** A dispatch context granting `toolIds` in the project tier, nothing else. */
