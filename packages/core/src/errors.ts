@@ -1,25 +1,22 @@
 import { compareCodeUnits } from './compare-code-units.js';
 import { describeName } from './printable-tool-name.js';
 import type { ToolId } from './tool-def.js';
+import { ToolDispatchError } from './tool-dispatch-error.js';
 
 export { classifyToolError } from './classify-tool-error.js';
 export { withToolId } from './with-tool-id.js';
 // Re-exported where they always were; they live apart because they are text helpers, not errors.
 export { compareCodeUnits } from './compare-code-units.js';
 export { printableToolName } from './printable-tool-name.js';
-
-/** The discriminant every dispatch failure carries. */
-export type ToolDispatchErrorCode =
-  | 'unknown_tool'
-  | 'tool_denied'
-  | 'tool_args_invalid'
-  | 'tool_unavailable'
-  | 'tool_failed'
-  | 'cancelled';
-
-/** The closed run-level error code a failure maps to. */
-export type RunErrorCode =
-  'tool_failed' | 'tool_denied' | 'tool_unavailable' | 'validation' | 'cancelled';
+// Each in a file of its own; the base class first, so every subclass file can import it alone.
+export {
+  ToolDispatchError,
+  type RunErrorCode,
+  type ToolDispatchErrorCode,
+  type ToolErrorClass,
+} from './tool-dispatch-error.js';
+export { ToolUnavailableError, type ToolUnavailableReason } from './tool-unavailable-error.js';
+export { EffectJournalError, type EffectJournalErrorReason } from './effect-journal-error.js';
 
 /**
  * Why a grant, guardrail, governor or host floor refused a call before any side effect. The first
@@ -56,25 +53,6 @@ export type ToolPolicyDenyReason =
 
 /** Why an interactive approval denied a governed call. */
 export type ToolDeniedByUserReason = 'user_rejected' | 'no_approval_hook' | 'approval_error';
-
-/** What an agent loop does with a failure (the seed's failure ladder). */
-export type ToolErrorClass = 'correctable' | 'recoverable' | 'fatal' | 'cancelled';
-
-/** Base of every failure `dispatch` throws; switch on `code`. */
-export abstract class ToolDispatchError extends Error {
-  abstract readonly code: ToolDispatchErrorCode;
-  abstract readonly runErrorCode: RunErrorCode;
-  /** A fresh node retry may re-run the whole node. */
-  readonly retryable: boolean = false;
-  /** May be fed back to the model within the turn on surfaces that opt in. */
-  readonly recoverable: boolean = false;
-  readonly toolId?: ToolId;
-
-  protected constructor(message: string, toolId: ToolId | undefined, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    if (toolId !== undefined) this.toolId = toolId;
-  }
-}
 
 /** The call named no registered tool (exact match only). */
 export class UnknownToolError extends ToolDispatchError {
@@ -180,48 +158,6 @@ export class ToolArgsInvalidError extends ToolDispatchError {
   }
 }
 
-/**
- * Why an arm that exists still cannot serve the call. `sandbox_unavailable`: process spawning
- * requires the sandbox (the default on Linux) and bubblewrap is missing or refused here.
- * `sandbox_network_unavailable`: a network allowance needs the `@toolhost/sandbox-net` helper,
- * which is not built here.
- */
-export type ToolUnavailableReason = 'sandbox_unavailable' | 'sandbox_network_unavailable';
-
-// Fixed, actionable templates: the operator reads these, and they name no path.
-const UNAVAILABLE_MESSAGES: Record<ToolUnavailableReason, string> = {
-  sandbox_unavailable:
-    'the process sandbox is unavailable (bubblewrap is missing, or the kernel or AppArmor refuses it); install bubblewrap (e.g. apt-get install bubblewrap), or set process sandbox to "off" knowingly',
-  sandbox_network_unavailable:
-    'the network allowance of the process sandbox needs the @toolhost/sandbox-net helper, which is not built here; install a C compiler and reinstall, or remove the network allowance',
-};
-
-/** The host arm the tool needs is not wired (a host/config gap, not the model's fault). */
-export class ToolUnavailableError extends ToolDispatchError {
-  readonly code = 'tool_unavailable';
-  readonly runErrorCode = 'tool_unavailable';
-  override readonly name = 'ToolUnavailableError';
-  override readonly toolId: ToolId;
-  /** Set when the arm exists but refuses to run (fail closed); absent: the arm is not wired. */
-  readonly reason?: ToolUnavailableReason;
-
-  constructor(
-    toolId: ToolId,
-    readonly capability: string,
-    options: { readonly cause?: unknown; readonly reason?: ToolUnavailableReason } = {},
-  ) {
-    super(
-      options.reason === undefined
-        ? `tool ${toolId} unavailable: the host has no ${capability} capability`
-        : `tool ${toolId} unavailable: ${UNAVAILABLE_MESSAGES[options.reason]}`,
-      toolId,
-      options.cause,
-    );
-    this.toolId = toolId;
-    if (options.reason !== undefined) this.reason = options.reason;
-  }
-}
-
 /** Options of a `ToolExecutionError`. */
 export interface ToolExecutionErrorOptions {
   /** The host's original error, for logs; never on the message. */
@@ -258,46 +194,6 @@ export class ToolExecutionError extends ToolDispatchError {
     this.recoverable = options.recoverable ?? false;
     this.correctable = options.correctable ?? false;
     if (options.detail !== undefined) this.detail = options.detail;
-  }
-}
-
-/**
- * Why the durable effect bracket failed a journaled call. Each is fatal and never retried:
- * - `effect_unresolved`: a claim was prepared and never settled (a crash, an abort or a host
- *   failure mid-effect): the effect may have happened, so it is never run again; an operator
- *   settles or discards the claim.
- * - `journal_identity_mismatch`: the run already holds this call under another tool or other
- *   effective arguments.
- * - `journal_unavailable`: the store failed before any effect, the runtime has no WebCrypto
- *   digest, or the journal or the call id is unusable (fail closed: nothing ran).
- * - `journal_args_unencodable`: the effective arguments have no canonical JSON encoding (a cycle,
- *   a class instance, a bigint), so no identity can be computed; nothing ran.
- * - `journal_record_invalid`: the settled record cannot be read back; nothing ran.
- * - `journal_media_refused`: the tool answered with a media attachment, which a JSON replay could
- *   not deliver; the effect ran, so its claim is kept (unresolved).
- */
-export type EffectJournalErrorReason =
-  | 'effect_unresolved'
-  | 'journal_identity_mismatch'
-  | 'journal_unavailable'
-  | 'journal_args_unencodable'
-  | 'journal_record_invalid'
-  | 'journal_media_refused';
-
-/** The durable effect bracket refused a journaled call; `reason` says why. Fatal, never retried. */
-export class EffectJournalError extends ToolDispatchError {
-  readonly code = 'tool_failed';
-  readonly runErrorCode = 'tool_failed';
-  override readonly name = 'EffectJournalError';
-  override readonly toolId: ToolId;
-
-  constructor(
-    toolId: ToolId,
-    readonly reason: EffectJournalErrorReason,
-    options: { readonly cause?: unknown } = {},
-  ) {
-    super(`tool ${toolId} failed: ${reason}`, toolId, options.cause);
-    this.toolId = toolId;
   }
 }
 
