@@ -25,9 +25,9 @@ import {
 } from '@toolhost/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEditFile } from './edit-file.js';
-import { createJail, type Jail } from './jail.js';
+import type { Jail } from './jail.js';
 import { MAX_READ_BYTES } from './read-file.js';
-import { createSandbox, snapshotTree } from './test-support/sandbox.js';
+import { createSandbox, snapshotTree, createSandboxJail } from './test-support/sandbox.js';
 import type { Sandbox } from './test-support/sandbox.js';
 
 const SECRET = 'OUTSIDE-SECRET';
@@ -248,16 +248,7 @@ describe('edit_file with a concurrent writer', () => {
     if (box === undefined) throw new Error('no sandbox');
     const spillDir = path.join(box.sandbox, 'spill');
     await mkdir(spillDir, { recursive: true });
-    jail = await createJail({
-      root: box.root,
-      fsScope: 'sandboxed',
-      extraRoots: [],
-      floor: {
-        stateDir: box.stateDir,
-        spillDir,
-        configFile: path.join(box.root, 'toolhost.config.json'),
-      },
-    });
+    jail = await createSandboxJail(box, spillDir);
     return createEditFile(jail, { beforeWrite })(request);
   }
 

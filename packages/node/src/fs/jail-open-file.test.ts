@@ -4,8 +4,8 @@ import { closeSync } from 'node:fs';
 import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJail, type Jail } from './jail.js';
-import { createSandbox, type Sandbox } from './test-support/sandbox.js';
+import type { Jail } from './jail.js';
+import { createSandbox, type Sandbox, createSandboxJail } from './test-support/sandbox.js';
 
 // `openFileForRead` is `openForRead(…, 'file')` made synchronous: on every path below, benign or
 // hostile, both must open the same real file or refuse with the same code and reason.
@@ -39,16 +39,7 @@ beforeAll(async () => {
     await link(path.join(outside, 'hard-secret.txt'), path.join(root, 'hard.txt'));
     execFileSync('mkfifo', [path.join(root, 'pipe')]);
   });
-  jail = await createJail({
-    root: box.root,
-    fsScope: 'sandboxed',
-    extraRoots: [],
-    floor: {
-      stateDir: box.stateDir,
-      spillDir: path.join(box.stateDir, 'spill', 'test-run'),
-      configFile: path.join(box.root, 'toolhost.config.json'),
-    },
-  });
+  jail = await createSandboxJail(box, path.join(box.stateDir, 'spill', 'test-run'));
 });
 
 afterAll(async () => {

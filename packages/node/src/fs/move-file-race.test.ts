@@ -1,8 +1,12 @@
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  countAttempt as count,
+  raceWithSwapper,
+  type SwapMode,
+  type Tally,
+} from './test-support/race-with-swapper.js';
 import { createSandbox, snapshotTree } from './test-support/sandbox.js';
 import type { Sandbox } from './test-support/sandbox.js';
 
@@ -10,13 +14,6 @@ import type { Sandbox } from './test-support/sandbox.js';
 const RACE_MS = 1500;
 const WORKERS = 3;
 const SECRET = 'OUTSIDE-SECRET';
-const swapper = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-support/swapper.mjs');
-
-interface Tally {
-  ok: number;
-  refused: number;
-  leaked: number;
-}
 
 describe('move_file and create_directory under a swapping attacker', () => {
   let box: Sandbox | undefined;
@@ -92,43 +89,14 @@ describe('move_file and create_directory under a swapping attacker', () => {
   }, 20_000);
 });
 
-// Runs `round` in WORKERS loops while the swapper child runs; resolves the swap count.
-async function race(
-  mode: 'parent' | 'alias',
+// The race of this file: WORKERS loops of `round` against the swapper; resolves its swaps.
+function race(
+  mode: SwapMode,
   root: string,
   outside: string,
   round: (worker: number, round: number) => Promise<void>,
 ): Promise<number> {
-  const child = spawn(process.execPath, [swapper, mode, root, outside], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  await new Promise<void>((resolve) => {
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      if (output.includes('ready')) resolve();
-    });
-  });
-  const deadline = Date.now() + RACE_MS;
-  await Promise.all(
-    Array.from({ length: WORKERS }, async (_unused, worker) => {
-      for (let index = 0; Date.now() < deadline; index += 1) await round(worker, index);
-    }),
-  );
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
-  return Number(/swaps (\d+)/.exec(output)?.[1] ?? 0);
-}
-
-async function count(tally: Tally, attempt: () => Promise<boolean>): Promise<void> {
-  try {
-    if (await attempt()) tally.leaked += 1;
-    else tally.ok += 1;
-  } catch {
-    tally.refused += 1;
-  }
+  return raceWithSwapper({ mode, root, outside }, { workers: WORKERS, durationMs: RACE_MS }, round);
 }
 
 // Whether any workers' file, wherever the race left it, holds text `test` picks out.

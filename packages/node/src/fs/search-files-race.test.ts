@@ -1,23 +1,20 @@
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FileSearchResult } from '@toolhost/core';
 import { searchReaders, setSearchReader } from './search-reader.js';
+import {
+  countAttempt,
+  raceWithSwapper,
+  type SwapMode,
+  type Tally,
+} from './test-support/race-with-swapper.js';
 import { createSandbox } from './test-support/sandbox.js';
 import type { Sandbox } from './test-support/sandbox.js';
 
 // Each race stays well under the test timeout on a shared two-core machine.
 const RACE_MS = 1500;
 const WORKERS = 3;
-const swapper = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-support/swapper.mjs');
-
-interface Tally {
-  ok: number;
-  refused: number;
-  leaked: number;
-}
 
 // Every search runs through both readers: the fs-at addon's openat batches (where it is built)
 // and Node's fs. They must give the same results and refuse the same things.
@@ -71,42 +68,19 @@ describe.each(await searchReaders())('with the %s reader', (reader) => {
   });
 });
 
-// Runs `round` in WORKERS loops while the swapper child runs; resolves the swap count.
-async function race(
-  mode: 'final' | 'parent',
+// The race of this file: WORKERS loops of `round` against the swapper; resolves its swaps.
+function race(
+  mode: SwapMode,
   root: string,
   outside: string,
-  round: () => Promise<void>,
+  round: (worker: number, round: number) => Promise<void>,
 ): Promise<number> {
-  const child = spawn(process.execPath, [swapper, mode, root, outside], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  await new Promise<void>((resolve) => {
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      if (output.includes('ready')) resolve();
-    });
-  });
-  const deadline = Date.now() + RACE_MS;
-  await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
-      while (Date.now() < deadline) await round();
-    }),
-  );
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
-  return Number(/swaps (\d+)/.exec(output)?.[1] ?? 0);
+  return raceWithSwapper({ mode, root, outside }, { workers: WORKERS, durationMs: RACE_MS }, round);
 }
 
-async function count(tally: Tally, attempt: () => Promise<FileSearchResult>): Promise<void> {
-  try {
-    const result = await attempt();
-    if (result.matches.some((match) => match.text.includes('OUTSIDE'))) tally.leaked += 1;
-    else tally.ok += 1;
-  } catch {
-    tally.refused += 1;
-  }
+// A leak is a match that shows the outside file's text.
+function count(tally: Tally, attempt: () => Promise<FileSearchResult>): Promise<void> {
+  return countAttempt(tally, async () =>
+    (await attempt()).matches.some((match) => match.text.includes('OUTSIDE')),
+  );
 }

@@ -3,13 +3,12 @@ import { link, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileSearchResult, FsSearchRequest } from '@toolhost/core';
-import { createJail } from './jail.js';
 import type { Jail } from './jail.js';
 import { DEFAULT_SEARCH_LIMITS, createSearchFiles } from './search-files.js';
 import type { SearchLimits } from './search-files.js';
 import { MAX_MATCH_LINE_CHARS } from './search-lines.js';
 import { searchReaders, setSearchReader } from './search-reader.js';
-import { createSandbox } from './test-support/sandbox.js';
+import { createSandbox, createSandboxJail } from './test-support/sandbox.js';
 import type { Sandbox } from './test-support/sandbox.js';
 
 let box: Sandbox;
@@ -296,16 +295,7 @@ describe.each(await searchReaders())('with the %s reader', (reader) => {
   describe('search_files bounds', () => {
     let jail: Jail;
     beforeAll(async () => {
-      jail = await createJail({
-        root: box.root,
-        fsScope: 'sandboxed',
-        extraRoots: [],
-        floor: {
-          stateDir: box.stateDir,
-          spillDir: path.join(box.stateDir, 'spill'),
-          configFile: path.join(box.root, 'toolhost.config.json'),
-        },
-      });
+      jail = await createSandboxJail(box);
     });
     afterAll(() => jail.close());
 
@@ -450,16 +440,7 @@ describe.each(await searchReaders())('with the %s reader', (reader) => {
     afterAll(() => edges.close());
 
     it('reads a file of exactly the size cap to its last byte, and skips one byte more', async () => {
-      const jail = await createJail({
-        root: edges.root,
-        fsScope: 'sandboxed',
-        extraRoots: [],
-        floor: {
-          stateDir: edges.stateDir,
-          spillDir: path.join(edges.stateDir, 'spill'),
-          configFile: path.join(edges.root, 'toolhost.config.json'),
-        },
-      });
+      const jail = await createSandboxJail(edges);
       try {
         const search = createSearchFiles(jail, { ...DEFAULT_SEARCH_LIMITS, maxFileBytes: 63 });
         const result = await search({ pattern: NEEDLE });
@@ -562,16 +543,7 @@ describe.runIf((await searchReaders()).includes('native'))(
       ['byte_limit', { maxBytes: 300_000 }],
       ['max size', { maxFileBytes: 1000 }],
     ] as const)('cut by its %s mid-batch', async (_stop, limits) => {
-      const jail = await createJail({
-        root: batches.root,
-        fsScope: 'sandboxed',
-        extraRoots: [],
-        floor: {
-          stateDir: batches.stateDir,
-          spillDir: path.join(batches.stateDir, 'spill'),
-          configFile: path.join(batches.root, 'toolhost.config.json'),
-        },
-      });
+      const jail = await createSandboxJail(batches);
       try {
         const results: FileSearchResult[] = [];
         for (const reader of ['native', 'node'] as const) {

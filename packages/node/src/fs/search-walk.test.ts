@@ -3,12 +3,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitignoreStack } from './gitignore-stack.js';
-import { createJail } from './jail.js';
 import type { Jail, OpenedEntry } from './jail.js';
 import { readChildFile } from './open-child-file.js';
 import { createSearchPace } from './search-pace.js';
 import { walkSearchTree } from './search-walk.js';
-import { createSandbox } from './test-support/sandbox.js';
+import { createSandbox, createSandboxJail } from './test-support/sandbox.js';
 import type { Sandbox } from './test-support/sandbox.js';
 
 let box: Sandbox;
@@ -24,16 +23,7 @@ beforeAll(async () => {
     await writeFile(path.join(root, 'b-dir', 'inner.txt'), 'inside');
     await writeFile(path.join(root, 'c.txt'), 'inside');
   });
-  jail = await createJail({
-    root: box.root,
-    fsScope: 'sandboxed',
-    extraRoots: [],
-    floor: {
-      stateDir: box.stateDir,
-      spillDir: path.join(box.stateDir, 'spill'),
-      configFile: path.join(box.root, 'toolhost.config.json'),
-    },
-  });
+  jail = await createSandboxJail(box);
 });
 afterAll(async () => {
   await jail.close();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FsCapability, ToolHost } from '@toolhost/core';
 import { createNodeToolHost } from '../../create-node-tool-host.js';
 import type { NodeToolHostOptions } from '../../host-options.js';
+import { createJail, type Jail } from '../jail.js';
 
 /** A fresh `${SANDBOX}` with `app` (the root), `outside` and `state`, all real paths. */
 export interface Sandbox {
@@ -71,4 +72,24 @@ export async function snapshotTree(
   };
   await visit(directory);
   return result;
+}
+
+/**
+ * A `sandboxed` jail over a box's root with the host's floor (state dir, spill dir, the config
+ * file in the root): what an arm is built on, for tests that drive an arm's hooks directly.
+ */
+export function createSandboxJail(
+  box: Pick<Sandbox, 'root' | 'stateDir'>,
+  spillDir = path.join(box.stateDir, 'spill'),
+): Promise<Jail> {
+  return createJail({
+    root: box.root,
+    fsScope: 'sandboxed',
+    extraRoots: [],
+    floor: {
+      stateDir: box.stateDir,
+      spillDir,
+      configFile: path.join(box.root, 'toolhost.config.json'),
+    },
+  });
 }
