@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createToolRegistry, listDirectoryTool, type ToolDispatchContext } from '@toolhost/core';
 
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
+import { setListStatSource } from '../../packages/node/src/fs/list-stat-source.js';
 import type { BenchRow } from '../bench-row.js';
 import { interleavedRows, sampleInterleaved } from '../sample-interleaved.js';
 
@@ -26,7 +27,8 @@ const UNBOUNDED: ToolDispatchContext = {
  * `list_directory` recursive through registry + Node host (and the arm alone) against the bare
  * `fs.promises.readdir`, on 10 000 files in 100 directories (capped at 1000 entries) and 960
  * files in 10 directories (under the cap, every entry `lstat`ed), each pair sampled interleaved
- * (min and median rows).
+ * (min and median rows). The arm runs with each stat source: the fs-at addon's batched `fstatat`
+ * (the default, where it is built) and Node's `lstat` through procfs (the fallback).
  */
 export async function runListRows(): Promise<BenchRow[]> {
   const base = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-bench-list-')));
@@ -68,6 +70,16 @@ export async function runListRows(): Promise<BenchRow[]> {
               await fs.listDirectory({ path: 'small-tree', recursive: true });
             },
           },
+          armNode: {
+            run: async () => {
+              setListStatSource('node');
+              try {
+                await fs.listDirectory({ path: 'small-tree', recursive: true });
+              } finally {
+                setListStatSource('native');
+              }
+            },
+          },
           readdir: { run: () => readdirTyped('small-tree') },
         },
         { iterations: 60, warmup: 10 },
@@ -94,6 +106,13 @@ export async function runListRows(): Promise<BenchRow[]> {
           subject: 'host.fs.listDirectory recursive',
           baseline: 'fs.promises.readdir recursive, withFileTypes',
           subjectSample: under.arm,
+          baselineSample: under.readdir,
+        }),
+        ...interleavedRows({
+          label: 'fs list 960 files (arm only, Node lstat)',
+          subject: 'host.fs.listDirectory recursive, without the fs-at addon',
+          baseline: 'fs.promises.readdir recursive, withFileTypes',
+          subjectSample: under.armNode,
           baselineSample: under.readdir,
         }),
       ];

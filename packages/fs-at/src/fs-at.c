@@ -1,9 +1,12 @@
 // Reads a verified directory's regular files relative to its descriptor: openat(2) + fstat +
-// pread + close per name, a batch of names per call. Node has no openat; its way round
+// pread + close per name, a batch of names per call; and lstats its entries the same way
+// (fstatat(2) with AT_SYMLINK_NOFOLLOW) and reads its entries (readdir of "." below it), for
+// a listing. Node has no openat; its way round
 // (/proc/self/fd/N/name) costs a procfs lookup per file, and each fs call a JS round trip.
 // Every check the JavaScript reader makes is made here, in the same order, and every
 // descriptor opened is closed before the call returns.
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -174,12 +177,168 @@ static napi_value read_files(napi_env env, napi_callback_info info) {
   return result;
 }
 
-NAPI_MODULE_INIT() {
-  napi_value function;
-  if (napi_create_function(env, "readFiles", NAPI_AUTO_LENGTH, read_files, NULL, &function) !=
+// Slots per name in statEntries' output, in this order (see FS_AT_STAT in index.js).
+#define STAT_SLOTS 8
+
+// statEntries(dirfd, names, start, end, out) -> end. For each names[i], start <= i < end, the
+// k-th run of STAT_SLOTS doubles of out (k = i - start) is: status (0, -errno or
+// STATUS_BAD_NAME), st_mode, st_size, mtime seconds, mtime nanoseconds, st_ino, st_dev,
+// st_nlink: what lstat gives, as the doubles Node's own Stats holds. Opens nothing.
+static napi_value stat_entries(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5)
+    return throw_type_error(env, "statEntries: five arguments expected");
+
+  int32_t dirfd;
+  napi_valuetype type;
+  // A negative number would be AT_FDCWD (or invalid): the lookup must start at a directory.
+  if (napi_typeof(env, argv[0], &type) != napi_ok || type != napi_number ||
+      napi_get_value_int32(env, argv[0], &dirfd) != napi_ok || dirfd < 0)
+    return throw_type_error(env, "statEntries: dirfd must be a descriptor");
+
+  bool is_array;
+  uint32_t count;
+  if (napi_is_array(env, argv[1], &is_array) != napi_ok || !is_array ||
+      napi_get_array_length(env, argv[1], &count) != napi_ok)
+    return throw_type_error(env, "statEntries: names must be an array");
+
+  size_t start, end;
+  if (!get_size(env, argv[2], &start) || !get_size(env, argv[3], &end) || start > end ||
+      end > count)
+    return throw_type_error(env, "statEntries: start and end must lie within names");
+
+  bool is_typed;
+  napi_typedarray_type array_type;
+  size_t slots;
+  void *data;
+  if (napi_is_typedarray(env, argv[4], &is_typed) != napi_ok || !is_typed ||
+      napi_get_typedarray_info(env, argv[4], &array_type, &slots, &data, NULL, NULL) !=
           napi_ok ||
-      napi_set_named_property(env, exports, "readFiles", function) != napi_ok) {
+      array_type != napi_float64_array || slots / STAT_SLOTS < end - start)
+    return throw_type_error(env, "statEntries: out must be a Float64Array of eight slots a name");
+  double *out = data;
+
+  for (size_t index = start; index < end; index += 1) {
+    napi_value element;
+    char name[NAME_BYTES];
+    size_t length;
+    if (napi_get_element(env, argv[1], (uint32_t)index, &element) != napi_ok ||
+        napi_typeof(env, element, &type) != napi_ok || type != napi_string ||
+        napi_get_value_string_utf8(env, element, name, sizeof name, &length) != napi_ok)
+      return throw_type_error(env, "statEntries: names must be strings");
+    double *slot = out + STAT_SLOTS * (index - start);
+    memset(slot, 0, STAT_SLOTS * sizeof *slot);
+    if (!valid_name(name, length)) {
+      slot[0] = STATUS_BAD_NAME;
+      continue;
+    }
+    // AT_SYMLINK_NOFOLLOW: a symlink is reported as itself, never the file it points to.
+    struct stat entry;
+    if (fstatat(dirfd, name, &entry, AT_SYMLINK_NOFOLLOW) != 0) {
+      slot[0] = -errno;
+      continue;
+    }
+    slot[1] = (double)entry.st_mode;
+    slot[2] = (double)entry.st_size;
+    slot[3] = (double)entry.st_mtim.tv_sec;
+    slot[4] = (double)entry.st_mtim.tv_nsec;
+    slot[5] = (double)entry.st_ino;
+    slot[6] = (double)entry.st_dev;
+    slot[7] = (double)entry.st_nlink;
+  }
+
+  napi_value result;
+  if (napi_create_uint32(env, (uint32_t)end, &result) != napi_ok) return NULL;
+  return result;
+}
+
+// Entry types readEntries gives (FS_AT_ENTRY in index.js); d_type as readdir reports it.
+#define ENTRY_OTHER 0
+#define ENTRY_FILE 1
+#define ENTRY_DIRECTORY 2
+#define ENTRY_SYMLINK 3
+
+static int32_t entry_type(int dirfd, const struct dirent *entry) {
+  unsigned char type = entry->d_type;
+  if (type == DT_UNKNOWN) {
+    // A filesystem without d_type: ask lstat, as Node's readdir does; gone means other.
+    struct stat info;
+    if (fstatat(dirfd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0) return ENTRY_OTHER;
+    if (S_ISLNK(info.st_mode)) return ENTRY_SYMLINK;
+    if (S_ISDIR(info.st_mode)) return ENTRY_DIRECTORY;
+    return S_ISREG(info.st_mode) ? ENTRY_FILE : ENTRY_OTHER;
+  }
+  if (type == DT_LNK) return ENTRY_SYMLINK;
+  if (type == DT_DIR) return ENTRY_DIRECTORY;
+  return type == DT_REG ? ENTRY_FILE : ENTRY_OTHER;
+}
+
+// readEntries(dirfd) -> [name, type, name, type, ...] in readdir's order, `.` and `..` left
+// out, or -errno when the directory cannot be read. The directory is opened again as "."
+// relative to dirfd (the same inode, never a path), read, and closed before the call returns.
+static napi_value read_entries(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t dirfd;
+  napi_valuetype type;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_typeof(env, argv[0], &type) != napi_ok || type != napi_number ||
+      napi_get_value_int32(env, argv[0], &dirfd) != napi_ok || dirfd < 0)
+    return throw_type_error(env, "readEntries: dirfd must be a descriptor");
+
+  napi_value result;
+  int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *directory = fd < 0 ? NULL : fdopendir(fd);
+  if (directory == NULL) {
+    int failure = errno;
+    if (fd >= 0) close(fd);
+    if (napi_create_int32(env, -failure, &result) != napi_ok) return NULL;
+    return result;
+  }
+  if (napi_create_array(env, &result) != napi_ok) {
+    closedir(directory);
     return NULL;
   }
+  uint32_t slot = 0;
+  int failure = 0;
+  for (;;) {
+    errno = 0;
+    struct dirent *entry = readdir(directory);
+    if (entry == NULL) {
+      failure = errno;
+      break;
+    }
+    const char *name = entry->d_name;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) continue;
+    napi_value text, kind;
+    // Invalid UTF-8 becomes U+FFFD, as in Node's own readdir.
+    if (napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &text) != napi_ok ||
+        napi_create_int32(env, entry_type(dirfd, entry), &kind) != napi_ok ||
+        napi_set_element(env, result, slot, text) != napi_ok ||
+        napi_set_element(env, result, slot + 1, kind) != napi_ok) {
+      closedir(directory);
+      return NULL;
+    }
+    slot += 2;
+  }
+  closedir(directory);
+  if (failure != 0 && napi_create_int32(env, -failure, &result) != napi_ok) return NULL;
+  return result;
+}
+
+static int export_function(napi_env env, napi_value exports, const char *name,
+                           napi_callback callback) {
+  napi_value function;
+  return napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, NULL, &function) ==
+             napi_ok &&
+         napi_set_named_property(env, exports, name, function) == napi_ok;
+}
+
+NAPI_MODULE_INIT() {
+  if (!export_function(env, exports, "readFiles", read_files) ||
+      !export_function(env, exports, "statEntries", stat_entries) ||
+      !export_function(env, exports, "readEntries", read_entries))
+    return NULL;
   return exports;
 }

@@ -1,7 +1,8 @@
 /**
  * Reads the regular files of a directory relative to its open descriptor, one native call per
  * batch: for each name `openat(dirfd, name, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_NOCTTY|O_CLOEXEC)`,
- * `fstat`, the checks, `pread` of exactly `st_size` bytes, `close`. Linux only.
+ * `fstat`, the checks, `pread` of exactly `st_size` bytes, `close`; and lstats a directory's
+ * entries the same way (`fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW)`). Linux only.
  */
 export interface FsAtAddon {
   /**
@@ -26,8 +27,37 @@ export interface FsAtAddon {
     budget: number,
     out: Int32Array,
   ): number;
+  /**
+   * Lstats `names[start..end)` below `dirfd`: `fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW)`, so a
+   * symlink is reported as a symlink, never followed. The k-th name (k = i - start) fills
+   * `out[FS_AT_STAT.slots * k + field]` for each field of `FS_AT_STAT`: `status` is 0, `-errno`
+   * (ENOENT for a name gone since the listing) or `FS_AT_STATUS.badName` (the names `readFiles`
+   * refuses, never looked up); on a failure the other fields are 0. The values are the doubles
+   * Node's `Stats` holds. Opens no descriptor. Returns `end`. Throws a TypeError for a bad
+   * argument, as `readFiles` does (`out` must be a `Float64Array` of `slots` doubles a name).
+   */
+  statEntries(
+    dirfd: number,
+    names: readonly string[],
+    start: number,
+    end: number,
+    out: Float64Array,
+  ): number;
+  /**
+   * Reads the entries of the directory `dirfd` is open on: opens it again as `"."` relative to
+   * `dirfd` (the same inode, never a path), reads it to the end and closes it. Gives
+   * `[name, type, name, type, …]` in the kernel's order without `.` and `..`, each type one of
+   * `FS_AT_ENTRY` (`d_type`; where the filesystem gives none, lstat's answer, `other` if the
+   * entry is gone), or `-errno` when the directory cannot be opened or read. Names that are
+   * not UTF-8 carry U+FFFD, as Node's `readdir` gives them. Throws a TypeError for a bad `dirfd`.
+   */
+  readEntries(dirfd: number): (string | number)[] | number;
   /** The statuses `readFiles` gives that are not `-errno`: `FS_AT_STATUS`. */
   readonly status: typeof FS_AT_STATUS;
+  /** The layout of `statEntries`' output: `FS_AT_STAT`. */
+  readonly stat: typeof FS_AT_STAT;
+  /** The entry types of `readEntries`: `FS_AT_ENTRY`. */
+  readonly entry: typeof FS_AT_ENTRY;
 }
 
 /** Per-file statuses that are not `-errno`: all below -4095, the lowest errno's negation. */
@@ -41,6 +71,23 @@ export declare const FS_AT_STATUS: Readonly<{
   /** Not a single path segment: refused without a system call. */
   badName: -10004;
 }>;
+
+/** The layout of `statEntries`' output: a run of `slots` doubles a name, each field's index in it. */
+export declare const FS_AT_STAT: Readonly<{
+  slots: 8;
+  status: 0;
+  mode: 1;
+  size: 2;
+  /** `st_mtim.tv_sec`; Node's `mtimeMs` is `mtimeSec * 1e3 + mtimeNsec / 1e6`. */
+  mtimeSec: 3;
+  mtimeNsec: 4;
+  ino: 5;
+  dev: 6;
+  nlink: 7;
+}>;
+
+/** The entry types `readEntries` gives. */
+export declare const FS_AT_ENTRY: Readonly<{ other: 0; file: 1; directory: 2; symlink: 3 }>;
 
 /** The addon, or `undefined` when it is not built or not loadable here. Never throws. */
 export function loadFsAt(): FsAtAddon | undefined;

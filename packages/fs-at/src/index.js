@@ -13,6 +13,22 @@ export const FS_AT_STATUS = Object.freeze({
   badName: -10004,
 });
 
+/** Where each field of a name's run of `FS_AT_STAT.slots` doubles sits in `statEntries`' output. */
+export const FS_AT_STAT = Object.freeze({
+  slots: 8,
+  status: 0,
+  mode: 1,
+  size: 2,
+  mtimeSec: 3,
+  mtimeNsec: 4,
+  ino: 5,
+  dev: 6,
+  nlink: 7,
+});
+
+/** The entry types `readEntries` gives, as `d_type` reports them (an unknown one by lstat). */
+export const FS_AT_ENTRY = Object.freeze({ other: 0, file: 1, directory: 2, symlink: 3 });
+
 /** @type {import('./index.js').FsAtAddon | undefined | null} */
 let loaded = null;
 
@@ -27,9 +43,17 @@ function load() {
   if (process.platform !== 'linux') return undefined;
   try {
     const binding = createRequire(import.meta.url)(ADDON_PATH);
-    if (typeof binding?.readFiles !== 'function') return undefined;
-    const readFiles = binding.readFiles;
-    return Object.freeze({ readFiles, status: FS_AT_STATUS });
+    const { readFiles, statEntries, readEntries } = binding ?? {};
+    if ([readFiles, statEntries, readEntries].some((call) => typeof call !== 'function'))
+      return undefined;
+    return Object.freeze({
+      readFiles,
+      statEntries,
+      readEntries,
+      status: FS_AT_STATUS,
+      stat: FS_AT_STAT,
+      entry: FS_AT_ENTRY,
+    });
   } catch {
     return undefined;
   }

@@ -3,18 +3,21 @@ import {
   closeSync,
   constants,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:net';
+import type { Server } from 'node:net';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FS_AT_STATUS, loadFsAt } from './index.js';
+import { FS_AT_ENTRY, FS_AT_STAT, FS_AT_STATUS, loadFsAt } from './index.js';
 import type { FsAtAddon } from './index.js';
 
 const LOADER = fileURLToPath(new URL('./index.js', import.meta.url));
@@ -143,6 +146,196 @@ describe.runIf(process.platform === 'linux')('the built addon', () => {
       () => addon.readFiles(dirfd, ['a.txt'], 0, 1, buffer, CAP, CAP, new Int32Array(1)),
       () => addon.readFiles(dirfd, [7 as unknown as string], 0, 1, buffer, CAP, CAP, out),
       () => Reflect.apply(addon.readFiles, addon, [dirfd, ['a.txt']]),
+    ];
+    for (const call of calls) expect(call).toThrow(TypeError);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('statEntries', () => {
+  let addon: FsAtAddon;
+  let base: string;
+  let directory: string;
+  let dirfd: number;
+  let server: Server;
+  const out = new Float64Array(FS_AT_STAT.slots * 16);
+
+  // The fields of each name, as numbers, from one call over `names`.
+  const stat = (names: readonly string[]) => {
+    addon.statEntries(dirfd, names, 0, names.length, out);
+    return names.map((_name, k) => {
+      const at = (field: number) => out[FS_AT_STAT.slots * k + field] ?? Number.NaN;
+      return {
+        status: at(FS_AT_STAT.status),
+        mode: at(FS_AT_STAT.mode),
+        size: at(FS_AT_STAT.size),
+        mtimeMs: at(FS_AT_STAT.mtimeSec) * 1e3 + at(FS_AT_STAT.mtimeNsec) / 1e6,
+        ino: at(FS_AT_STAT.ino),
+        dev: at(FS_AT_STAT.dev),
+        nlink: at(FS_AT_STAT.nlink),
+      };
+    });
+  };
+  const kind = (mode: number) => mode & constants.S_IFMT;
+
+  beforeAll(async () => {
+    const loaded = loadFsAt();
+    if (loaded === undefined) throw new Error('fs-at: addon not built');
+    addon = loaded;
+    base = await mkdtemp(path.join(tmpdir(), 'toolhost-fs-at-stat-'));
+    directory = path.join(base, 'dir');
+    mkdirSync(directory);
+    writeFileSync(path.join(base, 'outside.txt'), 'OUTSIDE');
+    writeFileSync(path.join(directory, 'a.txt'), 'alpha');
+    symlinkSync(path.join(base, 'outside.txt'), path.join(directory, 'link.txt'));
+    symlinkSync(base, path.join(directory, 'link-dir'));
+    symlinkSync(path.join(base, 'nowhere'), path.join(directory, 'dangling'));
+    linkSync(path.join(base, 'outside.txt'), path.join(directory, 'hard.txt'));
+    mkdirSync(path.join(directory, 'sub'));
+    writeFileSync(path.join(directory, 'sub', 'inner.txt'), 'inner');
+    execFileSync('mkfifo', [path.join(directory, 'fifo')]);
+    server = createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(directory, 'socket'), resolve));
+    dirfd = openSync(directory, constants.O_RDONLY | constants.O_DIRECTORY);
+  });
+  afterAll(async () => {
+    closeSync(dirfd);
+    await new Promise((resolve) => server.close(resolve));
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('gives what lstat gives for every kind of entry, byte for byte', () => {
+    const names = [
+      'a.txt',
+      'link.txt',
+      'link-dir',
+      'dangling',
+      'hard.txt',
+      'sub',
+      'fifo',
+      'socket',
+    ];
+
+    const expected = names.map((name) => {
+      const { mode, size, mtimeMs, ino, dev, nlink } = lstatSync(path.join(directory, name));
+      return { status: 0, mode, size, mtimeMs, ino, dev, nlink };
+    });
+    expect(stat(names)).toEqual(expected);
+  });
+
+  it('reports a symlink as a symlink, never the file or directory it points to', () => {
+    const kinds = stat(['link.txt', 'link-dir', 'dangling']).map(({ mode }) => kind(mode));
+
+    expect(kinds).toEqual([constants.S_IFLNK, constants.S_IFLNK, constants.S_IFLNK]);
+  });
+
+  it('types a FIFO, a socket, a directory and a hard link right', () => {
+    const [fifo, socket, sub, hard] = stat(['fifo', 'socket', 'sub', 'hard.txt']);
+
+    expect([fifo, socket, sub, hard].map((entry) => kind(entry?.mode ?? 0))).toEqual([
+      constants.S_IFIFO,
+      constants.S_IFSOCK,
+      constants.S_IFDIR,
+      constants.S_IFREG,
+    ]);
+    expect(hard?.nlink).toBe(2);
+  });
+
+  it('gives a name gone since the listing as ENOENT, its other fields zero', () => {
+    const [gone, present] = stat(['gone.txt', 'a.txt']);
+
+    expect(gone).toEqual({
+      status: -ENOENT,
+      mode: 0,
+      size: 0,
+      mtimeMs: 0,
+      ino: 0,
+      dev: 0,
+      nlink: 0,
+    });
+    expect(present?.status).toBe(0);
+  });
+
+  it('refuses names that are not one segment without a lookup', () => {
+    const names = ['..', '.', '', 'sub/inner.txt', '../outside.txt', 'a.txt\0/..', 'y'.repeat(256)];
+    out.fill(7);
+
+    // `sub/inner.txt` and `../outside.txt` exist: a lookup would have given status 0.
+    expect(stat(names).map(({ status, mode }) => [status, mode])).toEqual(
+      names.map(() => [FS_AT_STATUS.badName, 0]),
+    );
+    expect(stat(['y'.repeat(255)]).map(({ status }) => status)).toEqual([-ENOENT]);
+  });
+
+  it('fills only the slots of start..end', () => {
+    out.fill(7);
+
+    addon.statEntries(dirfd, ['gone.txt', 'a.txt', 'gone.txt'], 1, 2, out);
+
+    expect(out[FS_AT_STAT.status]).toBe(0);
+    expect(out[FS_AT_STAT.size]).toBe(5);
+    expect(out[FS_AT_STAT.slots + FS_AT_STAT.status]).toBe(7);
+  });
+
+  it('leaves the descriptor count unchanged after 10 000 lookups, failures included', () => {
+    const before = readdirSync('/proc/self/fd').length;
+    const names = ['a.txt', 'link.txt', 'fifo', 'socket', 'sub', 'gone.txt', '..', 'hard.txt'];
+    for (let round = 0; round < 1250; round += 1) stat(names);
+
+    expect(readdirSync('/proc/self/fd').length).toBe(before);
+  });
+
+  it('reads the entries below the descriptor with their types, without . and ..', () => {
+    const read = addon.readEntries(dirfd);
+    if (typeof read === 'number') throw new Error(`readEntries failed: ${read}`);
+    const entries: Record<string, unknown> = {};
+    for (let slot = 0; slot < read.length; slot += 2) entries[String(read[slot])] = read[slot + 1];
+
+    expect(entries).toEqual({
+      'a.txt': FS_AT_ENTRY.file,
+      dangling: FS_AT_ENTRY.symlink,
+      fifo: FS_AT_ENTRY.other,
+      'hard.txt': FS_AT_ENTRY.file,
+      'link-dir': FS_AT_ENTRY.symlink,
+      'link.txt': FS_AT_ENTRY.symlink,
+      socket: FS_AT_ENTRY.other,
+      sub: FS_AT_ENTRY.directory,
+    });
+    expect(read).toHaveLength(2 * readdirSync(directory).length);
+  });
+
+  it('gives -errno for a descriptor that is not a directory', () => {
+    const filefd = openSync(path.join(directory, 'a.txt'), constants.O_RDONLY);
+    try {
+      expect(addon.readEntries(filefd)).toBe(-20); // ENOTDIR
+    } finally {
+      closeSync(filefd);
+    }
+  });
+
+  it('leaves the descriptor count unchanged after 2 000 directory reads', () => {
+    const before = readdirSync('/proc/self/fd').length;
+    for (let round = 0; round < 2000; round += 1) addon.readEntries(dirfd);
+
+    expect(readdirSync('/proc/self/fd').length).toBe(before);
+    expect(() => addon.readEntries(-100)).toThrow(TypeError);
+  });
+
+  it('throws a TypeError for a bad argument', () => {
+    const calls: (() => unknown)[] = [
+      () => addon.statEntries(-100, ['a.txt'], 0, 1, out),
+      () => addon.statEntries(dirfd, ['a.txt'], 0, 2, out),
+      () => addon.statEntries(dirfd, ['a.txt'], 1, 0, out),
+      () => addon.statEntries(dirfd, ['a.txt'], 0, 1, new Float64Array(FS_AT_STAT.slots - 1)),
+      () =>
+        addon.statEntries(
+          dirfd,
+          ['a.txt'],
+          0,
+          1,
+          new Int32Array(FS_AT_STAT.slots) as unknown as Float64Array,
+        ),
+      () => addon.statEntries(dirfd, [7 as unknown as string], 0, 1, out),
+      () => Reflect.apply(addon.statEntries, addon, [dirfd, ['a.txt']]),
     ];
     for (const call of calls) expect(call).toThrow(TypeError);
   });

@@ -18,7 +18,6 @@ import {
 } from './list-cursor.js';
 import { walkBreadthFirst } from './walk-breadth-first.js';
 import type { LevelEntry } from './walk-breadth-first.js';
-import { typeOf } from './walk-tree.js';
 
 const TOOL_ID = 'list_directory';
 /** Spec §4: the most entries one listing (one page) returns. */
@@ -102,7 +101,8 @@ function createPage(
   const entries: DirectoryEntry[] = [];
   let total = 0;
   let more = false;
-  let last: readonly string[] | undefined;
+  // The entry, not its components: an array per listed entry only to keep the last one.
+  let last: LevelEntry | undefined;
   return {
     offer(entry: LevelEntry): void {
       if (after !== undefined && comparePosition(entry, after) <= 0) {
@@ -119,10 +119,10 @@ function createPage(
       if (listed === undefined) return;
       total += 1;
       entries.push(listed);
-      last = entry.segments;
+      last = entry;
     },
     result() {
-      return { entries, total, more, last };
+      return { entries, total, more, last: last?.segments };
     },
   };
 }
@@ -136,7 +136,7 @@ function toEntry(
   if (stats === undefined) return undefined;
   return {
     name: displayName(entry),
-    type: typeOf(stats),
+    type: stats.type,
     sizeBytes: stats.size,
     lastModified: isoTimestamp(stats.mtimeMs),
   };

@@ -1,12 +1,12 @@
-import type { Dirent, Stats } from 'node:fs';
-import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { AbortSignalLike, DirectoryEntry, ToolId } from '@toolhost/core';
-import { childPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';
+import { createLevelStats } from './entry-stats.js';
+import type { EntryStats, LevelStat } from './entry-stats.js';
 import { throwIfAborted } from './fs-error.js';
 import type { Jail, OpenedEntry } from './jail.js';
-import { typeOf, visibleDirents } from './walk-tree.js';
+import { readLevel } from './list-level.js';
+import { listStatAddon } from './list-stat-source.js';
 
 /**
  * One entry met by `walkBreadthFirst`: its name, its depth and components below the start
@@ -15,18 +15,18 @@ import { typeOf, visibleDirents } from './walk-tree.js';
  * All but the type are computed on demand: a walk that only counts most entries never builds them.
  */
 export class LevelEntry {
-  readonly type: DirectoryEntry['type'];
-  #stats: Stats | undefined | null = null;
+  #stats: EntryStats | undefined | null = null;
 
   constructor(
     /** The open directory the entry is in (its real path and descriptor). */
     readonly directory: DirectoryRef,
     private readonly parent: readonly string[],
     readonly name: string,
-    dirent: Dirent,
-  ) {
-    this.type = typeOf(dirent);
-  }
+    /** As readdir reported it (never following): lstat's may differ by now. */
+    readonly type: DirectoryEntry['type'],
+    private readonly level: LevelStat,
+    private readonly index: number,
+  ) {}
 
   get depth(): number {
     return this.parent.length + 1;
@@ -46,11 +46,10 @@ export class LevelEntry {
     return parent === path.sep ? `${parent}${this.name}` : `${parent}${path.sep}${this.name}`;
   }
 
-  lstat(): Stats | undefined {
+  lstat(): EntryStats | undefined {
     // Once per entry, and synchronous: one name in an already-open directory, answered from
-    // the dentry cache (see `treeEntry`).
-    if (this.#stats === null)
-      this.#stats = lstatSync(childPath(this.directory, this.name), { throwIfNoEntry: false });
+    // the dentry cache (see `createLevelStat`, which asks for a batch of names at once).
+    if (this.#stats === null) this.#stats = this.level(this.index);
     return this.#stats;
   }
 }
@@ -88,19 +87,32 @@ export async function walkBreadthFirst(
 ): Promise<boolean> {
   const queue: (PendingDirectory | undefined)[] = [];
   const chain = createOpenChain(jail, start);
+  const addon = await listStatAddon();
   const walkLevel = async (directory: DirectoryRef, segments: readonly string[]) => {
     throwIfAborted(options.toolId, options.signal);
-    for (const dirent of await visibleDirents(jail, directory)) {
-      const entry = new LevelEntry(directory, segments, dirent.name, dirent);
-      const step = options.visit(entry);
-      if (step === 'stop') return false;
-      if (step === 'prune' || entry.type !== 'directory' || !options.recursive) continue;
-      // Only what is walked into, or listed, is lstat'ed: a count needs no metadata.
-      const stats = entry.lstat();
-      if (stats?.isDirectory() !== true) continue;
-      queue.push({ segments: entry.segments, seen: { dev: stats.dev, ino: stats.ino } });
+    const names = await readLevel(jail, directory, addon);
+    const level = createLevelStats(
+      directory,
+      names.map(({ name }) => name),
+      addon,
+    );
+    try {
+      for (let index = 0; index < names.length; index += 1) {
+        const { name, type } = names[index] ?? { name: '', type: 'other' };
+        const entry = new LevelEntry(directory, segments, name, type, level.stat, index);
+        const step = options.visit(entry);
+        if (step === 'stop') return false;
+        if (step === 'prune' || entry.type !== 'directory' || !options.recursive) continue;
+        // Only what is walked into, or listed, is lstat'ed: a count needs no metadata.
+        const stats = entry.lstat();
+        if (stats?.type !== 'directory') continue;
+        queue.push({ segments: entry.segments, seen: { dev: stats.dev, ino: stats.ino } });
+      }
+      return true;
+    } finally {
+      // The chain may close this directory as soon as the next one opens.
+      level.seal();
     }
-    return true;
   };
   try {
     if (!(await walkLevel(start, []))) return false;
