@@ -11,7 +11,7 @@ export interface NativeHelpers {
   readonly pidNamespace: NativeHelperState;
   /** `@toolhost/sandbox-net`: without it, a sandboxed command's network allowance fails closed. */
   readonly sandboxNet: NativeHelperState;
-  /** `@toolhost/fs-at`: without it, `search_files` reads each file through Node (slower). */
+  /** `@toolhost/fs-at`: without it, `search_files` reads and `list_directory` lstats through Node (slower). */
   readonly fsAt: NativeHelperState;
 }
 

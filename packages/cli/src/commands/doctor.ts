@@ -123,7 +123,7 @@ function renderNativeHelpers(helpers: NativeHelpers): string[] {
   const entries = [
     ['pid-namespace', helpers.pidNamespace, 'PID containment uses util-linux unshare'],
     ['sandbox-net', helpers.sandboxNet, 'a sandbox network allowance fails closed'],
-    ['fs-at', helpers.fsAt, 'search_files reads each file through Node (slower)'],
+    ['fs-at', helpers.fsAt, 'search_files and list_directory go through Node (slower)'],
   ] as const;
   if (entries.every(([, state]) => state === 'unsupported_platform')) return [];
   const line = entries
