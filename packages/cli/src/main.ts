@@ -19,6 +19,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   serve: async () => (await import('./commands/serve.js')).registerServe,
   config: async () => (await import('./commands/config-approve.js')).registerConfig,
   journal: async () => (await import('./commands/journal.js')).registerJournal,
+  ui: async () => (await import('./commands/ui.js')).registerUi,
 };
 
 /** Runs the `toolhost` command line and resolves to the process exit code; never exits itself. */

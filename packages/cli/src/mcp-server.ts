@@ -41,6 +41,10 @@ export type McpServeTransport =
  */
 export type McpServerOptions = (ToolServerOptions | McpServeSessionOptions) & {
   readonly transport?: McpServeTransport;
+  /** `serve --ui`'s pending approvals: every run's calls that need a human wait on the page. */
+  readonly approvalBroker?: ToolServerOptions['approvalBroker'];
+  /** Told each served run's registry once that run closed (`serve --ui`: its session ended). */
+  readonly onRunClosed?: (registry: ToolServerOptions['registry']) => void;
 };
 
 /** A running (or, for the session shape, finished) MCP server. */
@@ -56,16 +60,30 @@ export interface RunningMcpServer {
 export async function startMcpServer(options: McpServerOptions): Promise<RunningMcpServer> {
   if (!('settings' in options)) return listen(options, options.transport ?? { kind: 'stdio' });
   const served = await openServeSession(options);
+  const broker =
+    options.approvalBroker === undefined ? {} : { approvalBroker: options.approvalBroker };
   try {
     const io = options.io;
     const running = await listen(
-      served.serverOptions,
+      { ...served.serverOptions, ...broker },
       options.transport ??
         (io === undefined
           ? { kind: 'stdio' }
           : { kind: 'stdio', stdin: io.stdin, stdout: io.stdout, stderr: io.stderr }),
       // Each HTTP client session gets its own run (spills, media, quota), swept when it ends.
-      () => served.openRun(),
+      async () => {
+        const run = await served.openRun();
+        return {
+          serverOptions: { ...run.serverOptions, ...broker },
+          close: async () => {
+            try {
+              await run.close();
+            } finally {
+              options.onRunClosed?.(run.serverOptions.registry);
+            }
+          },
+        };
+      },
     );
     if (running.url !== undefined) {
       // The endpoint is the one thing an HTTP client needs; stdout stays free for protocol use.
@@ -79,7 +97,11 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     process.off('SIGINT', stop).off('SIGTERM', stop);
     return running;
   } finally {
-    await served.close();
+    try {
+      await served.close();
+    } finally {
+      options.onRunClosed?.(served.serverOptions.registry);
+    }
   }
 }
 

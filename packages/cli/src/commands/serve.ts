@@ -1,9 +1,12 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { ToolRegistry } from '@toolhost/core';
 import { CliUsageError } from '../cli-error.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { ServeCallLimits } from '../mcp/serve-call-limits.js';
 import { startTracing } from '../session/start-tracing.js';
+import type { EffectiveSettings } from '../config/resolve-settings.js';
+import type { ServeUi } from '../ui/start-serve-ui.js';
 import type { CliIo } from './cli-io.js';
 import {
   addPolicyOptions,
@@ -40,32 +43,103 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
       '--max-waiting-calls <n>',
       'tool calls that may wait for a slot, per client and in all (default 32)',
     )
+    .option(
+      '--ui',
+      'also serve the control tower: a local page (URL with its token on stderr) showing every call and taking approvals',
+    )
+    .option('--ui-port <n>', "with --ui: the page's port on 127.0.0.1 (default: a free port)")
+    .option(
+      '--ui-approval-timeout <seconds>',
+      'with --ui: deny a pending approval nobody answered after this long (default 120)',
+    )
     .action(async (options: ServeOptionValues) => {
       const settings = settingsFromOptions(options, io);
       const transport = toTransport(options);
       const callLimits = toCallLimits(options);
-      // Loaded lazily so `call` and friends never pay for the MCP SDK.
+      const uiOptions = toUiOptions(options);
+      // Loaded lazily so `call` and friends never pay for the MCP SDK (nor for Hono).
       const { startMcpServer } = await import('../mcp-server.js');
       const tracing = await startTracing(io);
+      let ui: ServeUi | undefined;
       try {
+        ui = uiOptions === undefined ? undefined : await startUi(settings, io, uiOptions);
+        const traceRegistry = composeRegistryWrappers(tracing?.traceRegistry, ui?.wrapRegistry);
         await startMcpServer({
           settings,
           io,
           callLimits,
           ...(transport === undefined ? {} : { transport }),
-          ...(tracing === undefined ? {} : { traceRegistry: tracing.traceRegistry }),
+          ...(traceRegistry === undefined ? {} : { traceRegistry }),
+          ...(ui === undefined
+            ? {}
+            : { approvalBroker: ui.approvalBroker, onRunClosed: ui.runClosed }),
         });
       } catch (error) {
         throw transport === undefined
           ? error
           : (toListenUsageError(error, transport.port) ?? error);
       } finally {
+        await ui?.close();
         // On shutdown (stdin closed, SIGINT/SIGTERM): the spans still queued are exported.
         await tracing?.shutdown();
       }
       setExit(EXIT_CODES.success);
     });
 }
+
+type RegistryWrapper = (registry: ToolRegistry) => ToolRegistry;
+
+// Tracing sits inside the page's wrapper: the page sees each call as its client made it.
+function composeRegistryWrappers(
+  inner: RegistryWrapper | undefined,
+  outer: RegistryWrapper | undefined,
+): RegistryWrapper | undefined {
+  if (inner === undefined || outer === undefined) return inner ?? outer;
+  return (registry) => outer(inner(registry));
+}
+
+type UiOptions = { readonly port?: number; readonly approvalTimeoutMs: number };
+
+// Loaded lazily: Hono and the page are paid for only by `serve --ui`.
+async function startUi(settings: EffectiveSettings, io: CliIo, options: UiOptions) {
+  const { startServeUi } = await import('../ui/start-serve-ui.js');
+  try {
+    return await startServeUi({ settings, io, ...options });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new CliUsageError(
+      `port ${options.port ?? 0} on 127.0.0.1 is already in use; pick another with --ui-port <n> or omit it for a free one`,
+      { cause: error },
+    );
+  }
+}
+
+function toUiOptions(options: ServeOptionValues): UiOptions | undefined {
+  const { ui, uiPort, uiApprovalTimeout } = options;
+  if (ui !== true) {
+    // A page flag without the page would silently do nothing; say so instead.
+    if (uiPort !== undefined) throw new CliUsageError('--ui-port needs --ui');
+    if (uiApprovalTimeout !== undefined)
+      throw new CliUsageError('--ui-approval-timeout needs --ui');
+    return undefined;
+  }
+  const port = uiPort === undefined ? undefined : Number(uiPort);
+  if (port !== undefined && (!/^\d+$/u.test(uiPort ?? '') || port > 65_535))
+    throw new CliUsageError('--ui-port takes a port number between 0 and 65535');
+  const timeoutMs = Math.ceil(Number(uiApprovalTimeout ?? DEFAULT_UI_APPROVAL_TIMEOUT_S) * 1000);
+  if (
+    (uiApprovalTimeout !== undefined && !/^\d+(?:\.\d+)?$/u.test(uiApprovalTimeout)) ||
+    !(timeoutMs >= 1) ||
+    timeoutMs > 2 ** 31 - 1
+  )
+    throw new CliUsageError(
+      '--ui-approval-timeout takes a number of seconds above 0 (at most 24 days)',
+    );
+  return { ...(port === undefined ? {} : { port }), approvalTimeoutMs: timeoutMs };
+}
+
+/** How long a pending approval waits for the page before it is denied. */
+const DEFAULT_UI_APPROVAL_TIMEOUT_S = 120;
 
 type ServeOptionValues = PolicyOptionValues & {
   readonly http?: string | true;
@@ -74,6 +148,9 @@ type ServeOptionValues = PolicyOptionValues & {
   readonly maxCallsPerSession?: string;
   readonly maxCallsInFlight?: string;
   readonly maxWaitingCalls?: string;
+  readonly ui?: true;
+  readonly uiPort?: string;
+  readonly uiApprovalTimeout?: string;
 };
 
 function toCallLimits(options: ServeOptionValues): ServeCallLimits {

@@ -1,15 +1,21 @@
 import path from 'node:path';
-import { type ConfirmActionHook, type FsScopeTier, type ToolApprovalRequest } from '@toolhost/core';
+import {
+  type ConfirmActionHook,
+  type FsScopeTier,
+  type ToolApprovalDecision,
+  type ToolApprovalRequest,
+} from '@toolhost/core';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import type { ApprovalMode } from '../config/config-schema.js';
+import { ApprovalUnansweredError } from '../ui/approval-broker.js';
 
 /** What the served approval gate knows about one call of one client session. */
 export interface ServeConfirmOptions {
   readonly mode: ApprovalMode;
-  /** Present when the client declared elicitation: a human can be asked. */
+  /** Present when a human can be asked: the client's elicitation, the control tower's page, or both. */
   readonly prompter?: ApprovalPrompter;
   readonly paths: ProtectedPathContext;
   /** One per client session, so `always` answers stick for that client only. */
@@ -34,8 +40,10 @@ const NO_ELICITATION = 'the MCP client does not support elicitation';
  * The approval policy of `toolhost serve`:
  * - a write out of the `sandboxed` root is refused unasked, as the jail would refuse it;
  * - `plan` refuses every governed action (read-only all the way down);
- * - `ask` asks the client's human through elicitation, and refuses when the client cannot ask;
- * - `accept-edits` and `auto` are the CLI's own hook, with elicitation as the human.
+ * - `ask` asks the client's human through elicitation (or the control tower's page), and refuses
+ *   when nobody can be asked;
+ * - `accept-edits` and `auto` are the CLI's own hook, with elicitation or the page as the human;
+ * - an approval nobody answered (the page's timeout, the tower closing) is refused unasked.
  */
 export function createServeConfirm(options: ServeConfirmOptions): ServeConfirm {
   const { mode, prompter, paths } = options;
@@ -50,7 +58,14 @@ export function createServeConfirm(options: ServeConfirmOptions): ServeConfirm {
         refusal: 'scope_escape',
       };
     }
-    const decision = await gate(request, signal);
+    let decision: ToolApprovalDecision;
+    try {
+      decision = await gate(request, signal);
+    } catch (error) {
+      // No person answered: the policy's refusal (`no_approval_hook`), never a human's "no".
+      if (!(error instanceof ApprovalUnansweredError)) throw error;
+      return { outcome: 'reject', reason: error.message, refusal: 'unasked' };
+    }
     if (decision.outcome === 'reject' && unasked) return { ...decision, refusal: 'unasked' };
     return decision;
   };

@@ -13,8 +13,10 @@ import {
   type ToolDispatchContext,
   type ToolId,
 } from '@toolhost/core';
+import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import type { ApprovalMode } from '../config/config-schema.js';
+import type { ApprovalBroker } from '../ui/approval-broker.js';
 import { ApprovalCache, createServeConfirm } from './create-serve-confirm.js';
 import {
   admitCall,
@@ -65,6 +67,11 @@ export interface ToolServerOptions {
    * while it waits or runs (default 1000 ms).
    */
   readonly progressIntervalMs?: number;
+  /**
+   * The control tower's pending approvals (`serve --ui`): a call that needs a human waits for
+   * the page, racing the client's elicitation when it can elicit. Absent: elicitation or refusal.
+   */
+  readonly approvalBroker?: ApprovalBroker;
 }
 
 /** A call refused because every slot and the queue are taken: nothing ran, a retry may. */
@@ -118,14 +125,19 @@ export function createToolServer(
       try {
         if (!exposed.has(name)) throw new UnknownToolError(name, [...exposed.keys()]);
         const base = createContext(name, extra.signal);
+        const prompter = choosePrompter(
+          options.approvalBroker,
+          extra.sessionId,
+          supportsElicitation(server)
+            ? createElicitationPrompter(server, extra.requestId)
+            : undefined,
+        );
         const serveConfirm = createServeConfirm({
           mode,
           paths,
           cache,
           fsScope: base.fsScope,
-          ...(supportsElicitation(server)
-            ? { prompter: createElicitationPrompter(server, extra.requestId) }
-            : {}),
+          ...(prompter === undefined ? {} : { prompter }),
         });
         const context: ToolDispatchContext = {
           ...base,
@@ -158,6 +170,16 @@ export function createToolServer(
     },
   );
   return server;
+}
+
+// With a control tower the page is always a human to ask; the client's elicitation races it.
+function choosePrompter(
+  broker: ApprovalBroker | undefined,
+  sessionId: string | undefined,
+  elicitation: ApprovalPrompter | undefined,
+): ApprovalPrompter | undefined {
+  if (broker === undefined) return elicitation;
+  return broker.prompterFor(sessionId ?? 'stdio', elicitation);
 }
 
 function toMcpTool(tool: AnyToolDef, maxFrameBytes: number): Tool {

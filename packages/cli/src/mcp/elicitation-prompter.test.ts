@@ -34,4 +34,25 @@ describe('createElicitationPrompter', () => {
     expect(message).toContain('path: a.ts\nchange:\n  - a\n  + b\\u202E^Mpath: evil');
     expect(message.split('\n').filter((line) => line.startsWith('path:'))).toHaveLength(1);
   });
+
+  it('sends nothing when its request was withdrawn before it was made', async () => {
+    let sent = 0;
+    const server = {
+      elicitInput: async () => {
+        sent += 1;
+        return { action: 'decline' };
+      },
+    } as unknown as Server;
+    const controller = new AbortController();
+    const reason = new Error('the page answered first');
+    controller.abort(reason);
+
+    const ask = createElicitationPrompter(server, 1).ask(
+      { toolId: 'write_file', action: 'fs_write', preview: { path: 'a.txt' } },
+      controller.signal,
+    );
+
+    await expect(ask).rejects.toBe(reason);
+    expect(sent).toBe(0);
+  });
 });

@@ -30,6 +30,8 @@ export function createElicitationPrompter(
 ): ApprovalPrompter {
   return {
     async ask(prompt: ApprovalPrompt, signal?: AbortSignalLike): Promise<ApprovalAnswer> {
+      // Withdrawn before it was sent (the page answered first): nothing reaches the client.
+      if (signal?.aborted === true) throw signal.reason;
       const controller = new AbortController();
       const onAbort = () => controller.abort(signal?.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
