@@ -21,6 +21,13 @@ export interface ToolHost {
   readonly outputStore?: ToolOutputStore;
   /** Content-addressed media store behind `media://sha256-…` handles. */
   readonly media?: MediaStore;
+  /**
+   * One call's view of this host, which dispatch gives the tool and bounds the result with:
+   * the same arms, every spill made through them charged to one per-call budget. Absent ⇒
+   * the host itself, under `outputStore.runCall` when the store has one. Called as a method:
+   * a copy of the host with an arm replaced gets a view of that copy.
+   */
+  readonly forCall?: (this: ToolHost | void) => ToolHost;
 }
 
 /** Trusted, execution-only lifetime authority a runner may pass to host calls. */

@@ -26,7 +26,8 @@ describe('createNodeToolHost', () => {
   it('assembles the fs, output-store and media arms', async () => {
     box = await createSandbox();
 
-    expect(Object.keys(box.host).sort()).toEqual(['fs', 'media', 'outputStore']);
+    // `forCall`: each dispatch's view of the host, holding that call's spill budget.
+    expect(Object.keys(box.host).sort()).toEqual(['forCall', 'fs', 'media', 'outputStore']);
     expect(Object.isFrozen(box.host)).toBe(true);
   });
 

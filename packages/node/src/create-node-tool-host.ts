@@ -8,6 +8,7 @@ import type { McpArmReport } from './mcp/create-mcp-arm.js';
 import type { NodeToolHostOptions, ResolvedHostOptions } from './host-options.js';
 import { createMediaStore } from './media-store/create-media-store.js';
 import type { NodeMediaStore } from './media-store/create-media-store.js';
+import { withCallHostViews } from './output-store/call-host-view.js';
 import { createOutputStore } from './output-store/create-output-store.js';
 import type { NodeOutputStore } from './output-store/create-output-store.js';
 
@@ -116,7 +117,11 @@ export async function createNodeToolHost(
           });
     if (mcp !== undefined) onClose(() => mcp.close());
     return {
-      host: Object.freeze(mcp === undefined ? host : { ...host, mcp: mcp.capability }),
+      // Each call gets a view of the host that holds its spill budget (`forCall`).
+      host: withCallHostViews(
+        mcp === undefined ? host : { ...host, mcp: mcp.capability },
+        outputStore,
+      ),
       mcpTools: mcp?.tools ?? [],
       ...(mcp === undefined ? {} : { mcpReport: mcp.report }),
       close,

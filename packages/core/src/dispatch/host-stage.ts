@@ -38,20 +38,31 @@ export function admitStage({ def, target, ctx }: HostStage): void {
  * one per-call budget.
  */
 export function runStage(stage: HostStage, callCtx: ToolDispatchContext): Promise<DispatchedCall> {
-  const store = stage.host.outputStore;
-  if (store?.runCall === undefined) return hostSteps(stage, callCtx);
-  return store.runCall(() => hostSteps(stage, callCtx));
+  const { host } = stage;
+  // The host's per-call view holds the call's budget itself: nothing to wrap the work in.
+  if (host.forCall !== undefined) return hostSteps(stage, host.forCall(), callCtx);
+  const store = host.outputStore;
+  if (store?.runCall === undefined) return hostSteps(stage, host, callCtx);
+  return store.runCall(() => hostSteps(stage, host, callCtx));
 }
 
 // 6 the one host call (and the guard's commit) → 6b split media → 7 output mapping on the FULL
-// result → 8 bound the model-facing copy.
-async function hostSteps(stage: HostStage, callCtx: ToolDispatchContext): Promise<DispatchedCall> {
-  const { def, args, host, ctx, guarded, sideEffecting } = stage;
+// result → 8 bound the model-facing copy. `host` is the call's: the tool and the bounding
+// spill through the same one.
+async function hostSteps(
+  stage: HostStage,
+  host: ToolHost,
+  callCtx: ToolDispatchContext,
+): Promise<DispatchedCall> {
+  const { def, args, ctx, guarded, sideEffecting } = stage;
+  // Read before the tool runs: whatever the tool does with its view, the result is bounded
+  // through the store the call began with.
+  const store = host.outputStore;
   const hostCall = callHost({ tool: def, args, host, ctx: callCtx, sideEffecting });
   const { result: answer, parts } = splitMedia(await commitAction(guarded, hostCall));
   // State keeps the full result; the model may be shown a compact text of it instead.
   const { result, modelView } = splitModelView(answer);
   const output = mapOutput(result, ctx.config);
-  const pending = boundResult(modelView, host.outputStore, ctx);
+  const pending = boundResult(modelView, store, ctx);
   return { parts, output, bounded: pending instanceof Promise ? await pending : pending };
 }

@@ -63,6 +63,22 @@ describe('projectToolInput', () => {
     expect(Object.getOwnPropertyDescriptor(projected, '__proto__')?.value).toEqual({ x: 1 });
   });
 
+  it('keeps a nested __proto__ key as data, defined as Object.fromEntries would', () => {
+    const projected = projectToolInput(
+      JSON.parse('{"a": {"__proto__": {"x": 1}, "b": 2}}') as object,
+      new Set(),
+    ) as { a: object };
+
+    expect(Object.getPrototypeOf(projected.a)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(projected.a, '__proto__')).toEqual({
+      value: { x: 1 },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    expect(JSON.stringify(projected)).toBe('{"a":{"__proto__":{"x":1},"b":2}}');
+  });
+
   it('describes binary, functions and big integers without their contents', () => {
     const projected = projectToolInput(
       { bytes: new Uint8Array(4), run: () => 1, big: 10n },

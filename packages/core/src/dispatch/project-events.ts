@@ -98,14 +98,25 @@ export function projectToolInput(args: unknown, hiddenKeys: ReadonlySet<string>)
     return projectValue(args, [], 0);
   }
   const ancestors: object[] = [args];
-  // Built by `fromEntries`, which defines its keys: a `__proto__` key in tool args stays data in
-  // the projection instead of becoming its prototype.
-  const projected: [string, unknown][] = [];
+  const projected: Record<string, unknown> = {};
   for (const key of Object.keys(args)) {
     if (hiddenKeys.has(key)) continue;
-    projected.push([key, projectValue((args as Record<string, unknown>)[key], ancestors, 1)]);
+    setField(projected, key, projectValue((args as Record<string, unknown>)[key], ancestors, 1));
   }
-  return Object.fromEntries(projected);
+  return projected;
+}
+
+// Defines the key, as `Object.fromEntries` would (without its entry arrays): a `__proto__` key
+// in tool args stays data in the projection instead of becoming its prototype.
+function setField(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else target[key] = value;
 }
 
 /** A one-line, redacted, ≤ 500-character summary of the model-facing result, media as markers. */
@@ -200,14 +211,15 @@ function projectValue(value: unknown, ancestors: object[], depth: number): unkno
   ancestors.push(value);
   try {
     if (Array.isArray(value)) return value.map((item) => projectValue(item, ancestors, depth + 1));
-    const projected: [string, unknown][] = [];
+    const projected: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      projected.push([
+      setField(
+        projected,
         key,
         projectValue((value as Record<string, unknown>)[key], ancestors, depth + 1),
-      ]);
+      );
     }
-    return Object.fromEntries(projected);
+    return projected;
   } finally {
     ancestors.pop();
   }

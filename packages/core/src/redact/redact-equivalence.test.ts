@@ -184,6 +184,62 @@ describe('mayHoldSecretShape', () => {
     );
   });
 
+  // Past the short-text screen a literal anchor screen decides first: a text it rules out must
+  // hold no shape at all. Every vendor prefix and separator, padded past that screen.
+  it('says "none" for a long text only when the full scan finds no shape', () => {
+    const vendor = fc.constantFrom(
+      'AKIAIOSFODNN7EXAMPLE',
+      'ASIA',
+      'ABIA',
+      'ACCA',
+      'ghs_',
+      'github_pat_',
+      'glpat-',
+      'glagent-',
+      'xoxb-',
+      'xapp-1-',
+      'sk_live_',
+      'rk_test_',
+      'whsec_',
+      'AIza',
+      'hf_',
+      'npm_',
+      'pypi-',
+      'https://hooks.slack.com/services/',
+      'PassPhrase',
+      'Session-Key',
+      'API_KEY',
+      'credentials',
+      'default',
+      'abcdefghij0123456789ABCDEFGHIJ_-',
+    );
+    const longText = fc
+      .tuple(fc.array(fc.oneof(fragment, vendor), { maxLength: 40 }), fc.boolean())
+      .map(([parts, padFirst]) => {
+        const text = parts.join('');
+        return padFirst ? `${'x '.repeat(70)}${text}` : `${text}${' y'.repeat(70)}`;
+      });
+    fc.assert(
+      fc.property(longText, (text) => {
+        if (!mayHoldSecretShape(text)) expect(redactSecretShapedText(text)).toBe(text);
+      }),
+      { numRuns: 5000 },
+    );
+    // One of each family with nothing else an anchor could catch.
+    for (const inner of [
+      'curl --user admin:topsecret x',
+      'curl -u admin:topsecret x',
+      'machine example.com login me password s3cr3t',
+      'Basic dXNlcjpwYXNzd29yZA==',
+      'token = abcdefgh',
+      'hf_abcdefghijklmnopqrstuvwxyz0123456789',
+    ]) {
+      const text = `${'x '.repeat(70)}${inner}`;
+      expect(redactSecretShapedText(text)).not.toBe(text);
+      expect(mayHoldSecretShape(text)).toBe(true);
+    }
+  });
+
   it('finds a shape in each family, and none in ordinary text', () => {
     for (const text of [...BEARER, ...OTHERS]) {
       // A match whose replacement gives the same text back still counts as a shape.

@@ -10,7 +10,12 @@ import type {
   ToolOutputStore,
   ToolResultLimits,
 } from '@toolhost/core';
-import { createSpillQuota, type SpillQuota, type SpillQuotaOptions } from './spill-quota.js';
+import {
+  createSpillQuota,
+  type SpillBudget,
+  type SpillQuota,
+  type SpillQuotaOptions,
+} from './spill-quota.js';
 
 /** The Node output store: core's `ToolOutputStore`, its run directory and its reclaim. */
 export interface NodeOutputStore extends ToolOutputStore {
@@ -18,6 +23,13 @@ export interface NodeOutputStore extends ToolOutputStore {
   readonly directory: string;
   /** What calls may still spill; process output spills draw from it too. */
   readonly quota: SpillQuota;
+  /** `spillParts`, charged to `budget` (a call's, held by its host view). */
+  spillCharged(
+    budget: SpillBudget,
+    parts: readonly SpillPart[],
+    limits: ToolResultLimits,
+    signal?: AbortSignalLike,
+  ): Promise<SpilledResult>;
   /** Removes every file this run spilled. */
   close(): Promise<void>;
 }
@@ -48,13 +60,13 @@ export async function createOutputStore(
   await mkdir(directory, { recursive: true, mode: 0o700 });
   let sequence = 0;
 
-  const spillParts = async (
+  const spillCharged = async (
+    budget: SpillBudget,
     parts: readonly SpillPart[],
     _limits: ToolResultLimits,
     signal?: AbortSignalLike,
   ): Promise<SpilledResult> => {
     if (signal?.aborted === true) throw new ToolCancelledError(undefined, { cause: signal.reason });
-    const budget = quota.callBudget();
     // UTF-8 never takes fewer bytes than UTF-16 code units: a text longer than what is left is
     // refused (whole: the bounded result then says its full output is unavailable) unencoded.
     if (leastBytes(parts) > budget.remaining())
@@ -90,6 +102,12 @@ export async function createOutputStore(
     }
     return { ref, byteLength };
   };
+  // Outside a call's view: the call found through the async context, else one of its own.
+  const spillParts = (
+    parts: readonly SpillPart[],
+    limits: ToolResultLimits,
+    signal?: AbortSignalLike,
+  ): Promise<SpilledResult> => spillCharged(quota.callBudget(), parts, limits, signal);
 
   return {
     directory,
@@ -101,6 +119,7 @@ export async function createOutputStore(
     },
 
     spillParts,
+    spillCharged,
 
     async close() {
       await rm(directory, { recursive: true, force: true });

@@ -32,6 +32,13 @@ export interface SpillQuota {
   runCall<T>(work: () => Promise<T>): Promise<T>;
   /** The budget of the call in progress; outside `runCall`, a spill is a call of its own. */
   callBudget(): SpillBudget;
+  /** A fresh call's budget, held explicitly (a dispatch's per-call host view holds one). */
+  openBudget(): SpillBudget;
+  /**
+   * Runs `work` inside the call `budget` belongs to: spills found through the async context
+   * (a process's output, spilled deep inside the spawn) are charged to it.
+   */
+  runWithBudget<T>(budget: SpillBudget, work: () => Promise<T>): Promise<T>;
 }
 
 /** Checks the limits and creates the run's quota; a bad limit fails at creation. */
@@ -39,8 +46,11 @@ export function createSpillQuota(options: SpillQuotaOptions = {}): SpillQuota {
   const perCall = checkLimit(options.maxBytesPerCall, DEFAULT_SPILL_BYTES_PER_CALL, 'Call');
   const perRun = checkLimit(options.maxBytesPerRun, DEFAULT_SPILL_BYTES_PER_RUN, 'Run');
   let runLeft = perRun;
-  // The call is found through its async context, not an argument: a process call's stdout and
-  // stderr are spilled from deep inside the spawn, which knows nothing of calls.
+  // A spawn finds its call through its async context, not an argument: a process call's stdout
+  // and stderr are spilled from deep inside the spawn, which knows nothing of calls. Entered
+  // only around a spawn (or an explicit `runCall`): on Node 20 the first `run` makes every
+  // later promise of the process pay for context tracking, so a dispatch holds its budget
+  // explicitly instead (`openBudget`, through the host's per-call view).
   const current = new AsyncLocalStorage<SpillBudget>();
 
   const openCall = (): SpillBudget => {
@@ -62,6 +72,9 @@ export function createSpillQuota(options: SpillQuotaOptions = {}): SpillQuota {
     // A call already open (dispatch opened it around the host work) is joined, not split.
     runCall: (work) => (current.getStore() === undefined ? current.run(openCall(), work) : work()),
     callBudget: () => current.getStore() ?? openCall(),
+    openBudget: openCall,
+    runWithBudget: (budget, work) =>
+      current.getStore() === budget ? work() : current.run(budget, work),
   };
 }
 
