@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { redactSecretShapedText } from './redact-secret-shaped-text.js';
+import { REDACTED, redactSecretShapedText } from './redact-secret-shaped-text.js';
 
 interface SecretCase {
   readonly id: string;
@@ -154,6 +154,8 @@ describe('redactSecretShapedText: near-misses survive', () => {
     ['a null value', 'token: null'],
     ['a word containing sk-', 'the task-force met at desk-side'],
     ['a short sk- word', 'pip install sk-learn'],
+    ['a word ending in sk before _test_', 'run task_test_integration_suite now'],
+    ['a word ending in sk- before a long run', 'the task-force-operations-planning-group'],
     [
       'a public certificate header',
       '-----BEGIN CERTIFICATE-----\nMIIBpublic\n-----END CERTIFICATE-----',
@@ -202,6 +204,8 @@ describe('redactSecretShapedText: adversarial input finishes and stays redacted'
     ['netrc machine floods', 'machine '.repeat(50_000)],
     ['netrc dotted-host floods', `machine ${'a.'.repeat(100_000)}`],
     ['netrc dotted hosts without a password', 'machine a.b.c port 1 '.repeat(20_000)],
+    ['vendor prefixes after separators', '-glpat-_github_pat_-xoxb-_AKIA'.repeat(20_000)],
+    ['a separator run with vendor prefixes', `${'-_'.repeat(50_000)}ghp_`.repeat(2)],
   ])('handles %s', (_case, text) => {
     const redacted = redactSecretShapedText(text);
 
@@ -240,6 +244,35 @@ describe('redactSecretShapedText: a token in any surrounding text', () => {
         },
       ),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('redactSecretShapedText: a vendor token glued into a name', () => {
+  // Prefixes no word ends in: a `-` or `_` before them does not make them part of a word.
+  const tokens = [
+    `AKIA${'Z'.repeat(16)}`,
+    `ghp_${'a1'.repeat(18)}`,
+    `github_pat_${'A1b2_'.repeat(5)}`,
+    `glpat-${'x1Y2z'.repeat(4)}`,
+    `xoxb-${'12345-abc'.repeat(3)}`,
+    `whsec_${'Ab1'.repeat(8)}`,
+    `AIza${'Sy0_-'.repeat(7)}`,
+  ];
+
+  it('is redacted after a - or _ as after a space', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...tokens),
+        fc.stringMatching(/^[a-z0-9]{0,8}$/),
+        fc.constantFrom('-', '_'),
+        (token, word, separator) => {
+          const text = `${word}${separator}${token}`;
+
+          expect(redactSecretShapedText(text)).toBe(`${word}${separator}${REDACTED}`);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

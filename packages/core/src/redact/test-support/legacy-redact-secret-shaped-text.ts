@@ -1,5 +1,7 @@
 // `redactSecretShapedText` as it was before the bearer branch's length check was spelled as
-// eight classes, kept verbatim (only the name differs): the equivalence test holds today's to it.
+// eight classes, kept verbatim (only the name differs) but for one later, deliberate change it
+// carries too — vendor prefixes after a `-` or `_` (AFTER_SEPARATOR) — so that the equivalence
+// test still holds today's to it on every text.
 
 /** What a recognised secret span is replaced with. */
 export const REDACTED = '[redacted]';
@@ -58,6 +60,7 @@ const SECRET_KEYWORDS = [
 // A token never starts in the middle of another identifier (`task-force` is not `sk-…`). The
 // boundary is also what keeps the JWT branch linear: a failed attempt scans one run once.
 const BOUNDARY = '(?<![A-Za-z0-9_-])';
+const AFTER_SEPARATOR = '(?<![A-Za-z0-9])';
 
 // Values that are references or blanks, not secrets (`${DB_PASSWORD}`, `$TOKEN`, `%PW%`,
 // `<your-token>`, `{{ secrets.X }}`, `null`): masking them only loses information.
@@ -96,7 +99,7 @@ const SECRET_SHAPES = new RegExp(
     // A command-line `user:password` (`curl -u admin:pw`, `--user=admin:pw`): the user stays.
     `((?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]{1,4}|=)[^\\s:'"/]{1,128}:)${NOT_A_VALUE}[^\\s'"]{1,256}`,
     `(https://hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]{8,512}`,
-    `${BOUNDARY}(?:` +
+    `${AFTER_SEPARATOR}(?:` +
       [
         '(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}',
         'gh[pousr]_[A-Za-z0-9]{30,255}',
@@ -104,13 +107,17 @@ const SECRET_SHAPES = new RegExp(
         'gl(?:pat|dt|ptt|rt|cbt|ft|imt|oas|soat|agent)-[A-Za-z0-9_-]{20,255}',
         'xox[abposer]-[A-Za-z0-9-]{10,255}',
         'xapp-[0-9]-[A-Za-z0-9-]{10,255}',
-        'sk-[A-Za-z0-9_-]{20,512}',
-        '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,255}',
         'whsec_[A-Za-z0-9]{20,255}',
         'AIza[A-Za-z0-9_-]{30,64}',
+        'pypi-[A-Za-z0-9_-]{50,512}',
+      ].join('|') +
+      ')',
+    `${BOUNDARY}(?:` +
+      [
+        'sk-[A-Za-z0-9_-]{20,512}',
+        '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,255}',
         'hf_[A-Za-z0-9]{30,64}',
         'npm_[A-Za-z0-9]{30,64}',
-        'pypi-[A-Za-z0-9_-]{50,512}',
         'eyJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,4096}\\.[A-Za-z0-9_-]{8,4096}',
       ].join('|') +
       ')',
