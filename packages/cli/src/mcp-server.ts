@@ -45,6 +45,11 @@ export type McpServerOptions = (ToolServerOptions | McpServeSessionOptions) & {
   readonly approvalBroker?: ToolServerOptions['approvalBroker'];
   /** Told each served run's registry once that run closed (`serve --ui`: its session ended). */
   readonly onRunClosed?: (registry: ToolServerOptions['registry']) => void;
+  /**
+   * The control tower's session id of a served run (`serve --ui`), given its registry: the run's
+   * approvals wait under the id its calls and spills are shown under.
+   */
+  readonly runSessionId?: (registry: ToolServerOptions['registry']) => string | undefined;
 };
 
 /** A running (or, for the session shape, finished) MCP server. */
@@ -62,10 +67,14 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   const served = await openServeSession(options);
   const broker =
     options.approvalBroker === undefined ? {} : { approvalBroker: options.approvalBroker };
+  const sessionOf = (registry: ToolServerOptions['registry']) => {
+    const sessionId = options.runSessionId?.(registry);
+    return sessionId === undefined ? {} : { sessionId };
+  };
   try {
     const io = options.io;
     const running = await listen(
-      { ...served.serverOptions, ...broker },
+      { ...served.serverOptions, ...broker, ...sessionOf(served.serverOptions.registry) },
       options.transport ??
         (io === undefined
           ? { kind: 'stdio' }
@@ -74,7 +83,11 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
       async () => {
         const run = await served.openRun();
         return {
-          serverOptions: { ...run.serverOptions, ...broker },
+          serverOptions: {
+            ...run.serverOptions,
+            ...broker,
+            ...sessionOf(run.serverOptions.registry),
+          },
           close: async () => {
             try {
               await run.close();

@@ -42,8 +42,11 @@ describe('toolhost call: audit log and non-interactive approval', () => {
     expect(events.map((event) => event.event)).toEqual([
       'tool_call',
       'approval_requested',
+      'approval_decided',
       'tool_result',
     ]);
+    // `auto` approved it without asking anyone: the policy's decision.
+    expect(events[2]).toMatchObject({ toolId: 'run_command', outcome: 'approved', by: 'policy' });
     expect(new Set(events.map((event) => event.runId)).size).toBe(1);
     for (const event of events) expect(Date.parse(event.ts)).not.toBeNaN();
     expect(events[1]).not.toHaveProperty('unredactedPreview');
@@ -72,7 +75,7 @@ describe('toolhost call: audit log and non-interactive approval', () => {
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line).event),
-    ).toEqual(['tool_call', 'approval_requested', 'tool_result']);
+    ).toEqual(['tool_call', 'approval_requested', 'approval_decided', 'tool_result']);
   });
 
   it('never writes a file refused for lack of a terminal', async () => {

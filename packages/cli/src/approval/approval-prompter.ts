@@ -9,12 +9,16 @@ export interface ApprovalPrompt {
   readonly note?: string;
 }
 
+/** Where a person answered: absent means the terminal prompt (the CLI's own). */
+export type ApprovalAnswerer = 'page' | 'elicitation' | 'terminal';
+
 /** A human's answer: the four choices of the prompt plus "no, because …". */
-export type ApprovalAnswer =
+export type ApprovalAnswer = (
   | { readonly choice: 'once' }
   | { readonly choice: 'always_target' }
   | { readonly choice: 'always_tool' }
-  | { readonly choice: 'no'; readonly reason?: string };
+  | { readonly choice: 'no'; readonly reason?: string }
+) & { readonly by?: ApprovalAnswerer };
 
 /** Asks a human; rejects with the signal's reason when aborted while waiting. */
 export interface ApprovalPrompter {

@@ -1,5 +1,6 @@
 import type { ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from '@toolhost/core';
 import type { ApprovalMode } from '../config/config-schema.js';
+import { markDecidedBy } from './approval-decided-by.js';
 import { ApprovalCache } from './approval-cache.js';
 import type { ApprovalPrompter } from './approval-prompter.js';
 import { isProtectedPath, type ProtectedPathContext } from './is-protected-path.js';
@@ -51,17 +52,22 @@ export function createConfirmHook(options: ConfirmHookOptions): ConfirmActionHoo
       },
       signal,
     );
+    // A person answered: the audit log names where (the page, the client, the terminal).
+    const by = answer.by ?? 'terminal';
     switch (answer.choice) {
       case 'once':
-        return APPROVE;
+        return markDecidedBy({ outcome: 'approve' }, by);
       case 'always_target':
         cache.allowTarget(request.toolId, request.action, target);
-        return APPROVE;
+        return markDecidedBy({ outcome: 'approve' }, by);
       case 'always_tool':
         cache.allowTool(request.toolId);
-        return APPROVE;
+        return markDecidedBy({ outcome: 'approve' }, by);
       case 'no':
-        return reject(answer.reason === undefined ? 'rejected by the user' : answer.reason);
+        return markDecidedBy(
+          reject(answer.reason === undefined ? 'rejected by the user' : answer.reason),
+          by,
+        );
     }
   };
 }

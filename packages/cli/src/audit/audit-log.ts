@@ -1,8 +1,9 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { CliUsageError } from '../cli-error.js';
 
-/** The three events the audit log records. */
-export type AuditEventType = 'tool_call' | 'approval_requested' | 'tool_result';
+/** The events the audit log records. */
+export type AuditEventType =
+  'tool_call' | 'approval_requested' | 'approval_decided' | 'tool_result';
 
 /** An append-only JSON-lines audit log. */
 export interface AuditLog {

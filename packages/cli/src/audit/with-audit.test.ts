@@ -2,12 +2,16 @@ import {
   createToolRegistry,
   defineTool,
   ToolExecutionError,
+  writeFileTool,
+  type ConfirmActionHook,
   type ToolDispatchContext,
 } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ApprovalAnswer } from '../approval/approval-prompter.js';
+import { createConfirmHook } from '../approval/create-confirm-hook.js';
 import type { AuditEventType, AuditLog } from './audit-log.js';
-import { withAudit } from './with-audit.js';
+import { MAX_AUDIT_REASON_CHARS, withAudit } from './with-audit.js';
 
 const echo = defineTool({
   id: 'echo',
@@ -86,5 +90,70 @@ describe('withAudit', () => {
     await registry.dispatch({ id: '1', name: 'x y\nz', args: {} }, ctx).catch(() => undefined);
 
     expect(JSON.stringify(audit.lines)).not.toContain('x y');
+  });
+});
+
+describe('withAudit and approvals', () => {
+  const TOKEN = ['ghp', 'abcdefghijklmnopqrstuvwxyz0123456789'].join('_');
+  const paths = { root: '/nowhere', stateDir: '/nowhere/.state', files: [] };
+  const terminal = (answer: ApprovalAnswer) =>
+    createConfirmHook({ mode: 'accept-edits', paths, prompter: { ask: async () => answer } });
+
+  async function decidedLines(confirm: ConfirmActionHook, signal?: AbortSignal) {
+    const audit = recorder();
+    const registry = withAudit(createToolRegistry({ tools: [writeFileTool], host: {} }), audit);
+    const governed: ToolDispatchContext = {
+      ...ctx,
+      grantedToolIds: new Set(['write_file']),
+      approval: { confirm },
+      ...(signal === undefined ? {} : { signal }),
+    };
+
+    await registry
+      .dispatch({ id: '1', name: 'write_file', args: { path: 'a.txt', content: 'x' } }, governed)
+      .catch(() => undefined);
+    return audit.lines.filter((line) => line.event === 'approval_decided').map((l) => l.payload);
+  }
+
+  it('writes a terminal approval as approved by the terminal', async () => {
+    const lines = await decidedLines(terminal({ choice: 'once' }));
+
+    expect(lines).toEqual([{ toolId: 'write_file', outcome: 'approved', by: 'terminal' }]);
+  });
+
+  it("writes a person's denial with its reason redacted, even without the log's scrub", async () => {
+    const lines = await decidedLines(terminal({ choice: 'no', reason: `not ${TOKEN} here` }));
+
+    expect(lines).toEqual([
+      { toolId: 'write_file', outcome: 'denied', by: 'terminal', reason: expect.any(String) },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
+
+  it('bounds a long reason', async () => {
+    const lines = await decidedLines(terminal({ choice: 'no', reason: 'n'.repeat(5000) }));
+
+    expect((lines[0] as { reason: string }).reason).toHaveLength(MAX_AUDIT_REASON_CHARS);
+  });
+
+  it("writes a mode's refusal as the policy's", async () => {
+    const lines = await decidedLines(createConfirmHook({ mode: 'plan', paths }));
+
+    expect(lines).toEqual([
+      { toolId: 'write_file', outcome: 'denied', by: 'policy', reason: expect.any(String) },
+    ]);
+  });
+
+  it('writes a wait the call gave up as denied, cancelled', async () => {
+    const controller = new AbortController();
+    const waiting: ConfirmActionHook = (_request, signal) =>
+      new Promise((_resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        controller.abort();
+      });
+
+    const lines = await decidedLines(waiting, controller.signal);
+
+    expect(lines).toEqual([{ toolId: 'write_file', outcome: 'denied', by: 'cancelled' }]);
   });
 });

@@ -1,17 +1,26 @@
 import {
   classifyToolError,
+  redactSecretShapedText,
   ToolDispatchError,
   type AnyToolDef,
+  type ToolDispatchContext,
   type ToolRegistry,
 } from '@toolhost/core';
+import { decidedBy } from '../approval/approval-decided-by.js';
 import { safeToolName } from '../commands/safe-tool-name.js';
 import type { AuditLog } from './audit-log.js';
 
+/** The longest decision reason the log keeps (a page's own deny reason is bounded the same). */
+export const MAX_AUDIT_REASON_CHARS = 500;
+
 /**
  * Wraps a registry so every dispatch writes `tool_call` before and `tool_result` after, whoever
- * calls it (`toolhost call` or an MCP client through `toolhost serve`). Only secret-free data:
- * the caller's arguments minus config-only keys (string leaves are scrubbed again by the log),
- * the engine's result projection, or a failure's code and fixed reason.
+ * calls it (`toolhost call` or an MCP client through `toolhost serve`), and `approval_decided`
+ * once its approval gate answered (whichever gate the caller put in the context: the terminal's,
+ * serve's elicitation or the control tower's page). Only secret-free data: the caller's
+ * arguments minus config-only keys (string leaves are scrubbed again by the log), the engine's
+ * result projection, a decision's outcome, decider and redacted reason, or a failure's code and
+ * fixed reason.
  */
 export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry {
   return Object.freeze({
@@ -26,7 +35,7 @@ export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry
         toolInput: projectInput(call.args, registry.get(call.name), ctx.secretArgKeys),
       });
       try {
-        const outcome = await registry.dispatch(call, ctx);
+        const outcome = await registry.dispatch(call, auditApproval(ctx, toolId, audit));
         audit.write('tool_result', { ...outcome.events.result });
         return outcome;
       } catch (error) {
@@ -47,6 +56,46 @@ export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry
       }
     },
   } satisfies ToolRegistry);
+}
+
+// The gate the caller chose, observed: what it decided is written the moment it decided.
+function auditApproval(
+  ctx: ToolDispatchContext,
+  toolId: string,
+  audit: AuditLog,
+): ToolDispatchContext {
+  const confirm = ctx.approval?.confirm;
+  if (ctx.approval === undefined || confirm === undefined) return ctx;
+  return {
+    ...ctx,
+    approval: {
+      ...ctx.approval,
+      confirm: async (request, signal) => {
+        let decision;
+        try {
+          decision = await confirm(request, signal);
+        } catch (error) {
+          // The call was cancelled (or the gate broke) while waiting: nobody approved it.
+          audit.write('approval_decided', { toolId, outcome: 'denied', by: 'cancelled' });
+          throw error;
+        }
+        const reason = decision.outcome === 'reject' ? decision.reason : undefined;
+        audit.write('approval_decided', {
+          toolId,
+          outcome: decision.outcome === 'approve' ? 'approved' : 'denied',
+          by: decidedBy(decision),
+          ...(typeof reason === 'string' ? { reason: auditReason(reason) } : {}),
+        });
+        return decision;
+      },
+    },
+  };
+}
+
+// A person's "no, because …" is free text: redacted here, not only by the log's own scrub, and
+// bounded so one reason cannot grow a line without limit.
+function auditReason(reason: string): string {
+  return Array.from(redactSecretShapedText(reason)).slice(0, MAX_AUDIT_REASON_CHARS).join('');
 }
 
 // The caller's arguments minus config-only keys (the pipeline ignores those from a caller) and

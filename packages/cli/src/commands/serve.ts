@@ -72,7 +72,11 @@ export function registerServe(program: Command, io: CliIo, setExit: (code: numbe
           ...(traceRegistry === undefined ? {} : { traceRegistry }),
           ...(ui === undefined
             ? {}
-            : { approvalBroker: ui.approvalBroker, onRunClosed: ui.runClosed }),
+            : {
+                approvalBroker: ui.approvalBroker,
+                onRunClosed: ui.runClosed,
+                runSessionId: ui.sessionIdOf,
+              }),
         });
       } catch (error) {
         throw transport === undefined

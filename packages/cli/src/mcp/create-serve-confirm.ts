@@ -6,6 +6,7 @@ import {
   type ToolApprovalRequest,
 } from '@toolhost/core';
 import { ApprovalCache } from '../approval/approval-cache.js';
+import { markDecidedBy } from '../approval/approval-decided-by.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
@@ -64,7 +65,10 @@ export function createServeConfirm(options: ServeConfirmOptions): ServeConfirm {
     } catch (error) {
       // No person answered: the policy's refusal (`no_approval_hook`), never a human's "no".
       if (!(error instanceof ApprovalUnansweredError)) throw error;
-      return { outcome: 'reject', reason: error.message, refusal: 'unasked' };
+      return markDecidedBy(
+        { outcome: 'reject', reason: error.message, refusal: 'unasked' },
+        error.reason === 'timeout' ? 'timeout' : 'cancelled',
+      );
     }
     if (decision.outcome === 'reject' && unasked) return { ...decision, refusal: 'unasked' };
     return decision;

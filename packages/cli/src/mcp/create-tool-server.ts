@@ -72,6 +72,11 @@ export interface ToolServerOptions {
    * the page, racing the client's elicitation when it can elicit. Absent: elicitation or refusal.
    */
   readonly approvalBroker?: ApprovalBroker;
+  /**
+   * The id this run's calls carry on the control tower: its approvals wait under it, so a pending
+   * approval names the session its calls show. Absent: the MCP session id (or 'stdio').
+   */
+  readonly sessionId?: string;
 }
 
 /** A call refused because every slot and the queue are taken: nothing ran, a retry may. */
@@ -127,7 +132,7 @@ export function createToolServer(
         const base = createContext(name, extra.signal);
         const prompter = choosePrompter(
           options.approvalBroker,
-          extra.sessionId,
+          options.sessionId ?? extra.sessionId,
           supportsElicitation(server)
             ? createElicitationPrompter(server, extra.requestId)
             : undefined,

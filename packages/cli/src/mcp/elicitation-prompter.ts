@@ -56,7 +56,9 @@ export function createElicitationPrompter(
           typeof decision === 'string' && Object.hasOwn(CHOICES, decision)
             ? CHOICES[decision as keyof typeof CHOICES]
             : 'no';
-        return choice === 'no' ? { choice, reason: 'rejected in the MCP client' } : { choice };
+        return choice === 'no'
+          ? { choice, reason: 'rejected in the MCP client', by: 'elicitation' }
+          : { choice, by: 'elicitation' };
       } finally {
         signal?.removeEventListener('abort', onAbort);
       }

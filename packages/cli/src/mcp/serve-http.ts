@@ -6,6 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { debugError } from '../debug-log.js';
 import { createHttpToken, hasHttpToken, writeHttpTokenFile } from './http-token.js';
 import { createHttpSessionTable, type HttpSession } from './http-session-table.js';
+import { isLoopbackRequest, loopbackAllowlist, type LoopbackAllowlist } from './loopback-origin.js';
 
 /** Concurrent sessions one loopback server keeps; more is a client bug or an attack. */
 export const MAX_HTTP_SESSIONS = 32;
@@ -64,7 +65,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
     maxSessions,
     idleTimeoutMs: sessionIdleTimeoutMs,
   });
-  const allowed = { hosts: [] as string[], origins: [] as string[] };
+  // Filled once the port is known: until then nothing is allowed.
+  let allowed: LoopbackAllowlist = { hosts: [], origins: [] };
   const http = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       debugError('toolhost serve --http: request failed', error);
@@ -73,12 +75,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // A page on an attacker's domain that re-resolves to 127.0.0.1 still sends its own Host.
-    const origin = request.headers.origin;
-    if (
-      !allowed.hosts.includes(request.headers.host ?? '') ||
-      (origin !== undefined && !allowed.origins.includes(origin))
-    ) {
+    if (!isLoopbackRequest(allowed, request.headers.host, request.headers.origin)) {
       return respond(response, 403, 'forbidden host or origin');
     }
     // Before the path and any session lookup: without the token nothing here is reachable,
@@ -112,8 +109,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_HTTP_REQUEST_BYTES,
       enableDnsRebindingProtection: true,
-      allowedHosts: allowed.hosts,
-      allowedOrigins: allowed.origins,
+      allowedHosts: [...allowed.hosts],
+      allowedOrigins: [...allowed.origins],
       onsessioninitialized: (id) => sessions.bind(entry, id),
       // Awaited before DELETE is answered: once the client hears 200, the run is swept.
       onsessionclosed: () => sessions.end(entry),
@@ -139,8 +136,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
     http.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = http.address() as AddressInfo;
-  allowed.hosts.push(`127.0.0.1:${port}`, `localhost:${port}`);
-  allowed.origins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`);
+  allowed = loopbackAllowlist(port);
   const close = async () => {
     // Every session's run is swept before `close` resolves: nothing outlives the server.
     await sessions.closeAll();

@@ -92,11 +92,11 @@ describe('ApprovalBroker', () => {
     const changes = record(broker);
     const once = broker.prompterFor('s').ask(PROMPT);
     expect(broker.decide(onlyPending(broker).id, { choice: 'once' })).toBe(true);
-    await expect(once).resolves.toEqual({ choice: 'once' });
+    await expect(once).resolves.toEqual({ choice: 'once', by: 'page' });
     const session = broker.prompterFor('s').ask(PROMPT);
     const { id } = onlyPending(broker);
     expect(broker.decide(id, { choice: 'session' })).toBe(true);
-    await expect(session).resolves.toEqual({ choice: 'always_tool' });
+    await expect(session).resolves.toEqual({ choice: 'always_tool', by: 'page' });
     expect(changes.at(-1)).toEqual({
       kind: 'settled',
       id,
@@ -117,26 +117,47 @@ describe('ApprovalBroker', () => {
       choice: 'deny',
       reason: 'not\u0007 this\nfile\u001b[31m \u202Eplease\u0000',
     });
-    await expect(ask).resolves.toEqual({ choice: 'no', reason: 'not this file [31m please' });
+    await expect(ask).resolves.toEqual({
+      choice: 'no',
+      reason: 'not this file [31m please',
+      by: 'page',
+    });
     expect(changes.at(-1)).toMatchObject({ kind: 'settled', by: 'page', outcome: 'denied' });
 
     const long = broker.prompterFor('s').ask(PROMPT);
     broker.decide(onlyPending(broker).id, { choice: 'deny', reason: '😀'.repeat(900) });
     const answer = await long;
-    expect(answer).toEqual({ choice: 'no', reason: '😀'.repeat(MAX_DENY_REASON_CHARS) });
+    expect(answer).toEqual({
+      choice: 'no',
+      reason: '😀'.repeat(MAX_DENY_REASON_CHARS),
+      by: 'page',
+    });
 
     const empty = broker.prompterFor('s').ask(PROMPT);
     broker.decide(onlyPending(broker).id, { choice: 'deny', reason: '\u0000\n ' });
     await expect(empty).resolves.toEqual({
       choice: 'no',
       reason: 'rejected in the toolhost control tower',
+      by: 'page',
     });
     const none = broker.prompterFor('s').ask(PROMPT);
     broker.decide(onlyPending(broker).id, { choice: 'deny' });
     await expect(none).resolves.toEqual({
       choice: 'no',
       reason: 'rejected in the toolhost control tower',
+      by: 'page',
     });
+  });
+
+  it("refuses a decision sent for another session's approval, which stays pending", async () => {
+    const broker = new ApprovalBroker({ timeoutMs: 60_000 });
+    const ask = broker.prompterFor('session-a').ask(PROMPT);
+    const { id } = onlyPending(broker);
+
+    expect(broker.decide(id, { choice: 'once' }, 'session-b')).toBe(false);
+    expect(broker.pending()).toHaveLength(1);
+    expect(broker.decide(id, { choice: 'deny' }, 'session-a')).toBe(true);
+    await expect(ask).resolves.toMatchObject({ choice: 'no', by: 'page' });
   });
 
   it('answers false for a second decision, an unknown id or an unknown choice', async () => {
@@ -148,7 +169,7 @@ describe('ApprovalBroker', () => {
     expect(broker.pending()).toHaveLength(1);
     expect(broker.decide(id, { choice: 'deny', reason: 'no' })).toBe(true);
     expect(broker.decide(id, { choice: 'once' })).toBe(false);
-    await expect(ask).resolves.toEqual({ choice: 'no', reason: 'no' });
+    await expect(ask).resolves.toEqual({ choice: 'no', reason: 'no', by: 'page' });
   });
 
   it('gives every pending approval its own unguessable id', async () => {
@@ -228,7 +249,7 @@ describe('ApprovalBroker', () => {
     const { id } = onlyPending(broker);
     await Promise.resolve();
     elicitation.answer({ choice: 'always_target' });
-    await expect(ask).resolves.toEqual({ choice: 'always_target' });
+    await expect(ask).resolves.toEqual({ choice: 'always_target', by: 'elicitation' });
     expect(broker.pending()).toEqual([]);
     expect(changes.at(-1)).toEqual({
       kind: 'settled',
@@ -252,7 +273,7 @@ describe('ApprovalBroker', () => {
     broker.decide(onlyPending(broker).id, { choice: 'deny', reason: 'from the page' });
     expect(elicitation.seen.signal?.aborted).toBe(true);
     elicitation.answer({ choice: 'once' });
-    await expect(ask).resolves.toEqual({ choice: 'no', reason: 'from the page' });
+    await expect(ask).resolves.toEqual({ choice: 'no', reason: 'from the page', by: 'page' });
     expect(changes.filter((change) => change.kind === 'settled')).toHaveLength(1);
   });
 
@@ -270,6 +291,7 @@ describe('ApprovalBroker', () => {
     };
     await expect(broker.prompterFor('s', elicitation).ask(PROMPT)).resolves.toEqual({
       choice: 'once',
+      by: 'page',
     });
     await vi.advanceTimersByTimeAsync(0);
     expect(asked).toBe(0);
@@ -284,7 +306,7 @@ describe('ApprovalBroker', () => {
     await vi.advanceTimersByTimeAsync(0);
     const { id } = onlyPending(broker);
     expect(broker.decide(id, { choice: 'once' })).toBe(true);
-    await expect(ask).resolves.toEqual({ choice: 'once' });
+    await expect(ask).resolves.toEqual({ choice: 'once', by: 'page' });
   });
 
   it('denies everything pending on close, and every later ask at once', async () => {
@@ -326,7 +348,7 @@ describe('ApprovalBroker', () => {
     const ask = broker.prompterFor('s').ask(PROMPT);
     unsubscribe();
     broker.decide(onlyPending(broker).id, { choice: 'once' });
-    await expect(ask).resolves.toEqual({ choice: 'once' });
+    await expect(ask).resolves.toEqual({ choice: 'once', by: 'page' });
     expect(changes.map((change) => change.kind)).toEqual(['requested']);
   });
 

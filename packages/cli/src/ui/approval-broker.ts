@@ -10,7 +10,7 @@ import type {
 export interface PendingApproval {
   /** `crypto.randomUUID()`: unguessable, so only the page that was shown it can answer it. */
   readonly id: string;
-  /** The serve client session (HTTP session id, or 'stdio'). */
+  /** The served run's session: the id its calls and spills carry on the page. */
   readonly sessionId: string;
   readonly toolId: string;
   readonly action: ToolActionClass;
@@ -120,11 +120,14 @@ export class ApprovalBroker {
 
   /**
    * The page's answer. false when the id is unknown or already settled (a second click, a stale
-   * page). A deny reason is bounded (500 chars) and stripped of control characters.
+   * page), or when `sessionId` is given and is not the approval's own session. A deny reason is
+   * bounded (500 chars) and stripped of control characters.
    */
-  decide(id: string, decision: PageDecision): boolean {
+  decide(id: string, decision: PageDecision, sessionId?: string): boolean {
     const entry = typeof id === 'string' ? this.#entries.get(id) : undefined;
     if (entry === undefined) return false;
+    // An answer given for one session never settles another session's call.
+    if (sessionId !== undefined && entry.approval.sessionId !== sessionId) return false;
     const answer = toAnswer(decision);
     if (answer === undefined) return false;
     entry.settle({ by: 'page', answer });
@@ -187,7 +190,8 @@ export class ApprovalBroker {
         switch (settlement.by) {
           case 'page':
           case 'elicitation':
-            resolve(settlement.answer);
+            // Named by where it was given: the audit log's `by`.
+            resolve({ ...settlement.answer, by: settlement.by });
             return;
           case 'cancelled':
             reject(settlement.reason);

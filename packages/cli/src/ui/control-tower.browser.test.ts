@@ -119,6 +119,11 @@ describe.skipIf(!hasChromium)('the control tower in a real browser', () => {
     await expect
       .poll(() => page.locator('#announcer').textContent())
       .toMatch(/write_file is waiting/u);
+    const row = page.locator('#calls-body tr[data-verdict="waiting"]', { hasText: 'approved.txt' });
+    const rowSession = await row.locator('.cell-session').getAttribute('title');
+    expect(rowSession).toMatch(/^[0-9a-f-]{36}$/u);
+    expect(await card.getAttribute('data-session-id')).toBe(rowSession);
+    expect(await card.locator('.approval-session code').getAttribute('title')).toBe(rowSession);
     await page.screenshot({ path: path.join(ARTIFACTS, 'approve-pending.png'), fullPage: true });
     if (process.env['TOOLHOST_UPDATE_SCREENSHOT'] === '1')
       await page.screenshot({ path: DOCS_SCREENSHOT, fullPage: true });

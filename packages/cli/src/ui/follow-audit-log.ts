@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { redactSecretShapedText } from '@toolhost/core';
+import type { ApprovalDecider } from '../approval/approval-decided-by.js';
 import { safeToolName } from '../commands/safe-tool-name.js';
 import type { UiEventHub } from './ui-event-hub.js';
 import type { UiEventInput } from './ui-event.js';
@@ -11,6 +12,14 @@ export const AUDIT_POLL_MS = 500;
 const MAX_LINE_BYTES = 1024 * 1024;
 const MAX_TEXT = 1000;
 const MAX_DEPTH = 16;
+const DECIDERS = [
+  'page',
+  'elicitation',
+  'timeout',
+  'cancelled',
+  'policy',
+  'terminal',
+] as const satisfies readonly ApprovalDecider[];
 
 /** A followed audit log; `close` stops following. */
 export interface FollowedAuditLog {
@@ -119,6 +128,25 @@ function toUiEvent(line: string, openCalls: OpenCalls): UiEventInput | undefined
         at,
         action: fields['action'] as 'fs_write',
         preview: redactPreview(fields['preview']),
+      };
+    }
+    case 'approval_decided': {
+      const call = queue[0];
+      const outcome = fields['outcome'];
+      if (call === undefined || (outcome !== 'approved' && outcome !== 'denied')) return undefined;
+      const by = fields['by'];
+      return {
+        sessionId,
+        callId: call.callId,
+        toolId,
+        step: 'approval_decided',
+        at,
+        outcome,
+        // The log is data: a `by` it does not know is not shown as one.
+        ...(typeof by === 'string' && (DECIDERS as readonly string[]).includes(by)
+          ? { by: by as ApprovalDecider }
+          : {}),
+        ...(typeof fields['reason'] === 'string' ? { reason: redact(fields['reason']) } : {}),
       };
     }
     case 'tool_result': {

@@ -31,6 +31,12 @@ describe('toolhost ui --audit-log', () => {
           action: 'fs_write',
           preview: { path: `d/${PLANTED_SECRET}` },
         }),
+        line('approval_decided', {
+          toolId: 'write_file',
+          outcome: 'denied',
+          by: 'page',
+          reason: `not with ${PLANTED_SECRET} in it`,
+        }),
         line('tool_result', {
           toolId: 'write_file',
           success: false,
@@ -72,10 +78,17 @@ describe('toolhost ui --audit-log', () => {
   it('shows the log as a timeline, every string redacted again', async () => {
     const events = await timeline();
 
-    expect(events.map((event) => event.step)).toEqual(['called', 'approval_requested', 'result']);
+    expect(events.map((event) => event.step)).toEqual([
+      'called',
+      'approval_requested',
+      'approval_decided',
+      'result',
+    ]);
     expect(new Set(events.map((event) => event.callId)).size).toBe(1);
     expect(JSON.stringify(events)).not.toContain(PLANTED_SECRET);
-    expect(events[2]).toMatchObject({ success: false, errorCode: 'tool_denied' });
+    expect(events[2]).toMatchObject({ outcome: 'denied', by: 'page' });
+    expect(events[2]).toHaveProperty('reason', expect.stringMatching(/^not with .+ in it$/u));
+    expect(events[3]).toMatchObject({ success: false, errorCode: 'tool_denied' });
   });
 
   it('follows lines appended after it started', async () => {

@@ -27,6 +27,8 @@ export interface ServeUi {
   wrapRegistry(registry: ToolRegistry): ToolRegistry;
   /** A run closed. */
   runClosed(registry: object): void;
+  /** The page's session id of a wrapped run registry, for its approvals to wait under. */
+  sessionIdOf(registry: object): string | undefined;
   /** Denies what is still pending, then stops the page's server. */
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export async function startServeUi(options: ServeUiOptions): Promise<ServeUi> {
     approvalBroker,
     wrapRegistry: (registry) => watcher.wrap(registry),
     runClosed: (registry) => watcher.ended(registry),
+    sessionIdOf: (registry) => watcher.sessionIdOf(registry),
     close: async () => {
       approvalBroker.close();
       await server.close();

@@ -71,15 +71,26 @@ export function createUiApp(options: UiAppOptions): Hono<{ Bindings: HttpBinding
     });
   });
 
-  app.get('/api/approvals', (c) => c.json({ pending: broker?.pending() ?? [] }));
+  app.get('/api/approvals', (c) => {
+    // The timeline's session filter covers approvals too: one session's waiting calls alone.
+    const session = filterValue('session', c.req.query('session'))['session'];
+    const pending = broker?.pending() ?? [];
+    return c.json({
+      pending:
+        session === undefined ? pending : pending.filter((entry) => entry.sessionId === session),
+    });
+  });
 
   app.post('/api/approvals/:id', async (c) => {
     if (broker === undefined) return c.json({ error: 'this page takes no approvals' }, 404);
     const id = c.req.param('id');
-    const decision = toDecision(await c.req.json().catch(() => undefined));
+    const body: unknown = await c.req.json().catch(() => undefined);
+    const decision = toDecision(body);
     if (decision === undefined) return c.json({ error: 'unknown decision' }, 400);
-    // Unknown, or settled already (a second click, another answer first): nothing changed.
-    if (!ID.test(id) || !broker.decide(id, decision))
+    const sessionId = sessionOf(body);
+    // Unknown, settled already (a second click, another answer first), or another session's:
+    // nothing changed.
+    if (!ID.test(id) || !broker.decide(id, decision, sessionId))
       return c.json({ error: 'no such pending approval' }, 404);
     return c.json({ decided: true });
   });
@@ -122,6 +133,12 @@ function toDecision(body: unknown): PageDecision | undefined {
     default:
       return undefined;
   }
+}
+
+// The session the page showed the approval under; a body naming none is checked by id alone.
+function sessionOf(body: unknown): string | undefined {
+  const sessionId = (body as { sessionId?: unknown }).sessionId;
+  return typeof sessionId === 'string' ? sessionId.slice(0, 200) : undefined;
 }
 
 function filterValue(key: string, value: string | undefined): Record<string, string> {

@@ -1,4 +1,5 @@
 import type { ToolActionClass, ToolActionPreview } from '@toolhost/core';
+import type { ApprovalDecider } from '../approval/approval-decided-by.js';
 
 /** A spill as the page sees it: an opaque id within its session, never the host path. */
 export interface UiSpill {
@@ -25,6 +26,8 @@ export type UiEvent = UiEventHead &
         /** `unasked`, `scope_escape`, or absent: a person decided. */
         readonly refusal?: string;
         readonly reason?: string;
+        /** Who settled it: the page, the client's elicitation, the terminal, a timeout, policy … */
+        readonly by?: ApprovalDecider;
       }
     | {
         readonly step: 'result';

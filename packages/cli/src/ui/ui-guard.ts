@@ -1,20 +1,10 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
 import { hasHttpToken } from '../mcp/http-token.js';
+import { isLoopbackRequest, type LoopbackAllowlist } from '../mcp/loopback-origin.js';
 
-/** The Host and Origin values a loopback listener on `port` answers to. */
-export interface LoopbackAllowlist {
-  readonly hosts: readonly string[];
-  readonly origins: readonly string[];
-}
-
-/** `serve --http`'s allowlist, for the page's own port: 127.0.0.1 and localhost only. */
-export function loopbackAllowlist(port: number): LoopbackAllowlist {
-  return {
-    hosts: [`127.0.0.1:${port}`, `localhost:${port}`],
-    origins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`],
-  };
-}
+// One check for `serve --http` and the page: re-exported where the page's routes look for it.
+export { loopbackAllowlist, type LoopbackAllowlist } from '../mcp/loopback-origin.js';
 
 /**
  * What every response carries. The token rides in the page's URL, so no referrer leaves it; the
@@ -43,12 +33,7 @@ export function uiGuard(
 ): MiddlewareHandler<{ Bindings: HttpBindings }> {
   return async (c, next) => {
     for (const [name, value] of Object.entries(UI_SECURITY_HEADERS)) c.header(name, value);
-    const { hosts, origins } = allowed();
-    const origin = c.req.header('origin');
-    if (
-      !hosts.includes(c.req.header('host') ?? '') ||
-      (origin !== undefined && !origins.includes(origin))
-    ) {
+    if (!isLoopbackRequest(allowed(), c.req.header('host'), c.req.header('origin'))) {
       return c.json({ error: 'forbidden host or origin' }, 403);
     }
     if (!hasHttpToken(c.env.incoming, token)) {

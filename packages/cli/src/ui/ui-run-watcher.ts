@@ -10,6 +10,8 @@ export interface UiRunWatcher {
   wrap(registry: ToolRegistry): ToolRegistry;
   /** The run whose (wrapped) registry this is has closed; its spills went with it. */
   ended(registry: object): void;
+  /** The page's session id of a wrapped registry: its approvals wait under the same id. */
+  sessionIdOf(registry: object): string | undefined;
 }
 
 /**
@@ -23,6 +25,7 @@ export function createUiRunWatcher(options: {
   readonly spillDirectory: string;
 }): UiRunWatcher {
   const closers = new WeakMap<object, () => void>();
+  const sessionIds = new WeakMap<object, string>();
   return {
     wrap(registry) {
       const sessionId = randomUUID();
@@ -37,11 +40,13 @@ export function createUiRunWatcher(options: {
         recordSpill: (spill) => session().recordSpill(spill),
       });
       closers.set(wrapped, () => handle?.close());
+      sessionIds.set(wrapped, sessionId);
       return wrapped;
     },
     ended(registry) {
       closers.get(registry)?.();
       closers.delete(registry);
     },
+    sessionIdOf: (registry) => sessionIds.get(registry),
   };
 }

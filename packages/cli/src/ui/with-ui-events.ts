@@ -12,6 +12,7 @@ import {
   type ToolDispatchOutcome,
   type ToolRegistry,
 } from '@toolhost/core';
+import { decidedBy, type ApprovalDecider } from '../approval/approval-decided-by.js';
 import { safeToolName } from '../commands/safe-tool-name.js';
 import type { UiEventHub } from './ui-event-hub.js';
 import type { UiSpill } from './ui-event.js';
@@ -70,6 +71,7 @@ type ApprovalStep =
   | {
       readonly step: 'approval_decided';
       readonly outcome: 'approved' | 'denied';
+      readonly by: ApprovalDecider;
       readonly refusal?: string;
       readonly reason?: string;
     };
@@ -88,12 +90,14 @@ function observeApproval(
       : async (request, signal) => {
           try {
             const decision = await approval.confirm!(request, signal);
+            const by = decidedBy(decision);
             report(
               decision.outcome === 'approve'
-                ? { step: 'approval_decided', outcome: 'approved' }
+                ? { step: 'approval_decided', outcome: 'approved', by }
                 : {
                     step: 'approval_decided',
                     outcome: 'denied',
+                    by,
                     ...(decision.refusal === undefined ? {} : { refusal: decision.refusal }),
                     ...(typeof decision.reason === 'string'
                       ? { reason: displayReason(decision.reason) }
@@ -102,7 +106,7 @@ function observeApproval(
             );
             return decision;
           } catch (error) {
-            report({ step: 'approval_decided', outcome: 'denied' });
+            report({ step: 'approval_decided', outcome: 'denied', by: 'cancelled' });
             throw error;
           }
         };

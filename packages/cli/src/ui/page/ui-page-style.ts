@@ -56,6 +56,7 @@ main:focus { outline: none; }
 .hint, .empty { color: var(--muted); margin: 0 0 0.75rem; font-size: 0.9rem; }
 .approvals { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.9rem; grid-template-columns: repeat(auto-fill, minmax(440px, 1fr)); }
 .approval { border: 1px solid var(--line); border-left: 4px solid #d4a72c; border-radius: 8px; padding: 0.8rem 1rem; background: #fffdf4; }
+.approval-session { margin: 0 0 0.4rem; color: var(--muted); font-size: 0.85rem; }
 .approval-title { margin: 0 0 0.5rem; font-size: 1rem; display: flex; gap: 0.5rem; align-items: center; }
 .preview { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.2rem 0.8rem; margin: 0 0 0.5rem; }
 .preview dt { color: var(--muted); }
