@@ -1,30 +1,38 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchRow } from '../bench-row.js';
+import { interleavedRows, sampleInterleaved, type TimedOperation } from '../sample-interleaved.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-// The published binary (the esbuild bundle) and tsc's unbundled output of the same sources.
+// The published binary (the esbuild bundle: its script run from the V8 code cache made at build
+// time), the same bundle's ES module build (what a Node other than the builder's runs) and tsc's
+// unbundled output of the same sources.
 const BUNDLE_BIN = join(REPO, 'packages/cli/dist/bundle/toolhost.js');
+const BUNDLE_ESM_BIN = join(REPO, 'packages/cli/dist/bundle/esm/toolhost.js');
 const DIST_BIN = join(REPO, 'packages/cli/dist/bin.js');
 const SAMPLES = 15;
 const WARMUP = 2;
 
 /**
  * Wall time of one `toolhost` process end to end (start, config, host, dispatch, exit), against
- * a bare `node -e 0` start: the published bundle and the unbundled tsc output when built (`npm run
- * build`), else the sources. All run in turn (baseline, subjects, baseline, …); each subject gets
- * two rows, the minimum (the start-up cost itself) and the median (what a user waits now).
+ * a bare `node -e 0` start, sampled interleaved (`sampleInterleaved`: baseline and subjects in
+ * turn, forwards and backwards) so a machine slowing down slows them all: the built binaries
+ * when built (`npm run build`), else the sources. Each subject gets a median row (what a user
+ * waits) and a min row (the start-up cost itself).
  */
 export async function run(): Promise<BenchRow[]> {
   const base = mkdtempSync(join(tmpdir(), 'toolhost-bench-cli-'));
   const root = join(base, 'app');
-  spawnSync('mkdir', [root]);
+  mkdirSync(root);
   writeFileSync(join(root, 'notes.txt'), 'hello\n');
   const subjects: { readonly label: string; readonly argv: readonly string[] }[] = [
     ...(existsSync(BUNDLE_BIN) ? [{ label: 'bundle', argv: [BUNDLE_BIN] }] : []),
+    ...(existsSync(BUNDLE_ESM_BIN)
+      ? [{ label: 'bundle, ES module build', argv: [BUNDLE_ESM_BIN] }]
+      : []),
     ...(existsSync(DIST_BIN) ? [{ label: 'tsc dist, unbundled', argv: [DIST_BIN] }] : []),
   ];
   if (subjects.length === 0)
@@ -41,15 +49,15 @@ export async function run(): Promise<BenchRow[]> {
   // No inherited NODE_OPTIONS: a loader or an inspector would be timed with the binary.
   const env = { ...process.env };
   delete env['NODE_OPTIONS'];
-  const timeUs = (args: readonly string[], expectedStatus = 0): number => {
-    const start = process.hrtime.bigint();
-    const child = spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore', env });
-    const elapsed = Number(process.hrtime.bigint() - start) / 1000;
-    // A subject that failed early would time its own error path, not the work.
-    if (child.status !== expectedStatus)
-      throw new Error(`bench cli: node ${args.join(' ')} exited ${child.status}`);
-    return elapsed;
-  };
+  const spawn = (args: readonly string[], expectedStatus = 0): TimedOperation => ({
+    run: () => {
+      const child = spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore', env });
+      // A subject that failed early would time its own error path, not the work.
+      if (child.status !== expectedStatus)
+        throw new Error(`bench cli: node ${args.join(' ')} exited ${child.status}`);
+      return Promise.resolve();
+    },
+  });
   try {
     const rows: BenchRow[] = [];
     for (const [name, args, status] of [
@@ -61,48 +69,31 @@ export async function run(): Promise<BenchRow[]> {
         3,
       ],
     ] as const) {
-      // Baseline and every subject in turn, so a machine slowing down slows them all.
-      const baselines: number[] = [];
-      const times = subjects.map(() => [] as number[]);
-      for (let index = 0; index < WARMUP + SAMPLES; index += 1) {
-        const baselineUs = timeUs(['-e', '0']);
-        const subjectUs = subjects.map((subject) =>
-          timeUs([...subject.argv, ...args, ...state], status),
-        );
-        if (index < WARMUP) continue;
-        baselines.push(baselineUs);
-        subjectUs.forEach((us, which) => times[which]?.push(us));
-      }
-      subjects.forEach((subject, which) => {
-        for (const [statistic, pick] of [
-          ['min', min],
-          ['median', median],
-        ] as const) {
-          const subjectUs = pick(times[which] ?? []);
-          const baselineUs = pick(baselines);
-          rows.push({
-            name: `${name} (${statistic} of ${SAMPLES})`,
+      const operations: Record<string, TimedOperation> = { 'node -e 0': spawn(['-e', '0']) };
+      for (const subject of subjects)
+        operations[subject.label] = spawn([...subject.argv, ...args, ...state], status);
+      const samples = await sampleInterleaved(operations, {
+        iterations: SAMPLES,
+        warmup: WARMUP,
+      });
+      const baselineSample = samples['node -e 0'];
+      for (const subject of subjects) {
+        const subjectSample = samples[subject.label];
+        if (baselineSample === undefined || subjectSample === undefined) continue;
+        rows.push(
+          ...interleavedRows({
+            label: `${name} (${SAMPLES} runs)`,
             subject: `toolhost ${args[0]} (${subject.label})`,
             baseline: 'node -e 0',
-            subjectUs,
-            baselineUs,
-            ratio: subjectUs / baselineUs,
+            subjectSample,
+            baselineSample,
             ...(subject.label === 'bundle' && args[0] === 'call' ? { target: '≤2.5x' } : {}),
-          });
-        }
-      });
+          }),
+        );
+      }
     }
     return rows;
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
-}
-
-function min(values: readonly number[]): number {
-  return Math.min(...values);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }

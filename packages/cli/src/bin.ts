@@ -7,14 +7,16 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const code = await main(process.argv.slice(2), {
+// No top-level await: the published binary is also bundled as one script (CommonJS), which has none.
+void main(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
+}).then((code) => {
+  process.exitCode = code;
+  // Exit explicitly once stdout has drained: a paused stdin or a lingering handle must not keep a
+  // finished command alive.
+  process.stdout.write('', () => process.exit(code));
 });
-process.exitCode = code;
-// Exit explicitly once stdout has drained: a paused stdin or a lingering handle must not keep a
-// finished command alive.
-process.stdout.write('', () => process.exit(code));

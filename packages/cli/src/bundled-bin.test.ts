@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The published `toolhost` binary is the esbuild bundle `npm run build` writes: these tests run
 // it as a user would, so a chunk that fails to load, a dependency that does not resolve from the
 // bundle or an error class renamed by minification fails here, not on a user's machine.
-const BUNDLE = fileURLToPath(new URL('../dist/bundle/toolhost.js', import.meta.url));
+const BUNDLE_DIR = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+const BUNDLE = path.join(BUNDLE_DIR, 'toolhost.js');
 const built = existsSync(BUNDLE);
 if (!built && process.env['CI'] !== undefined)
   throw new Error('bundled-bin.test: run `npm run build` first (CI builds before testing)');
@@ -32,11 +33,11 @@ describe.skipIf(!built)('the bundled toolhost binary', () => {
     await rm(base, { recursive: true, force: true });
   });
 
-  const run = (args: readonly string[]) =>
-    spawnSync(process.execPath, [BUNDLE, ...args, '--state-dir', state], {
+  const run = (args: readonly string[], bin = BUNDLE, env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [bin, ...args, '--state-dir', state], {
       cwd: root,
       encoding: 'utf8',
-      env: { PATH: process.env['PATH'] ?? '' },
+      env: { PATH: process.env['PATH'] ?? '', ...env },
       timeout: 60_000,
     });
 
@@ -129,6 +130,98 @@ describe.skipIf(!built)('the bundled toolhost binary', () => {
       expect(JSON.stringify(called.content)).toContain('hello from the bundle');
     } finally {
       await client.close();
+    }
+  });
+
+  describe('starting from the V8 code cache made at build time', () => {
+    const read = ['call', 'read_file', '{"path":"notes.txt"}', '--json'];
+    const refused = ['call', 'read_file', '{"path":"../outside"}', '--json'];
+    // A call's fresh run id is the only field that differs between two runs.
+    const withoutRunId = (stdout: string): unknown => ({ ...JSON.parse(stdout), runId: 'any' });
+    const debug = { NODE_DEBUG: 'toolhost' };
+    // A copy of the installed bundle to break in each way a user's machine can differ.
+    let copy: string;
+
+    beforeAll(async () => {
+      copy = path.join(base, 'bundle-copy');
+      await cp(BUNDLE_DIR, copy, {
+        recursive: true,
+        filter: (source) => !source.endsWith('.map'),
+      });
+    });
+
+    it('takes the cache under the Node that built it', () => {
+      const result = run(read, BUNDLE, debug);
+
+      expect(result.stderr).toMatch(/code cache accepted/);
+      expect(result.status).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        ok: true,
+        result: { content: 'hello from the bundle\n' },
+      });
+    });
+
+    // Each way the cache cannot be used, with what NODE_DEBUG says about it; the command's
+    // output must be the same bytes as from the cache.
+    const variants: readonly {
+      readonly name: string;
+      readonly debugLine: RegExp;
+      readonly breakCopy: (dir: string) => Promise<void>;
+    }[] = [
+      {
+        name: 'a cache that is not V8 data',
+        debugLine: /code cache rejected/,
+        breakCopy: (dir) => writeFile(path.join(dir, 'toolhost.cjs.cache'), 'not a code cache'),
+      },
+      {
+        name: 'a cache made for other source',
+        debugLine: /code cache rejected/,
+        breakCopy: async (dir) => {
+          const file = path.join(dir, 'toolhost.cjs');
+          await writeFile(file, `${await readFile(file, 'utf8')}\n;`);
+        },
+      },
+      {
+        name: 'no cache at all',
+        debugLine: /code cache absent/,
+        breakCopy: (dir) => rm(path.join(dir, 'toolhost.cjs.cache')),
+      },
+      {
+        name: 'another Node than the one that built it (the ES module build)',
+        debugLine: /ES module build/,
+        breakCopy: async (dir) => {
+          const file = path.join(dir, 'toolhost.js');
+          const entry = await readFile(file, 'utf8');
+          const built = JSON.stringify(process.versions.v8);
+          expect(entry).toContain(built);
+          await writeFile(file, entry.replace(built, '"0.0.0-other-node"'));
+        },
+      },
+    ];
+    for (const variant of variants) {
+      it(`gives the same output with ${variant.name}, and writes nothing into the install`, async () => {
+        const dir = path.join(base, `bundle-${variants.indexOf(variant)}`);
+        await cp(copy, dir, { recursive: true });
+        await variant.breakCopy(dir);
+        const before = (await readdir(dir, { recursive: true })).sort();
+        const bin = path.join(dir, 'toolhost.js');
+
+        for (const [args, status] of [
+          [read, 0],
+          [refused, 3],
+        ] as const) {
+          const expected = run(args);
+          const actual = run(args, bin, debug);
+
+          expect(actual.stderr).toMatch(variant.debugLine);
+          expect(actual.stderr).not.toMatch(/code cache accepted/);
+          expect(expected.status).toBe(status);
+          expect(actual.status).toBe(status);
+          expect(withoutRunId(actual.stdout)).toEqual(withoutRunId(expected.stdout));
+        }
+        // A rejected or absent cache is never rewritten where the package is installed.
+        expect((await readdir(dir, { recursive: true })).sort()).toEqual(before);
+      });
     }
   });
 });
