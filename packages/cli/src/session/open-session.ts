@@ -1,9 +1,7 @@
+// Assembles one CLI run: audit log, journal, host, registry and approval hook, closed as one.
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import path from 'node:path';
 import {
-  BUILTIN_TOOLS,
-  WORKSPACE_TOOLS,
   createToolRegistry,
   redactSecretShapedText,
   type AnyToolDef,
@@ -15,26 +13,32 @@ import {
 } from '@toolhost/core';
 import {
   createNodeToolHost,
-  type NodeToolHostHandle,
   type NodeToolHostOptions,
   type SpillQuotaOptions,
   type SqliteEffectJournal,
 } from '@toolhost/node/host';
-import { CliUsageError, UnknownGrantError } from '../cli-error.js';
+import { CliUsageError } from '../cli-error.js';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import { openAuditLog, type AuditLog } from '../audit/audit-log.js';
-import { withAudit } from '../audit/with-audit.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { createOutputTail } from '../progress/output-tail.js';
 import { withProcessProgress } from '../progress/with-process-progress.js';
+import { armsFor, needsMcp } from './arms-for.js';
+import { LOCAL_TOOLS } from './local-tools.js';
+import {
+  openRunJournal,
+  type OpenedJournal,
+  type SessionJournalOptions,
+} from './open-run-journal.js';
+import { refuseUnknownGrant } from './refuse-unknown-grant.js';
 import { createCredentialResolver } from './resolve-credential.js';
 import { toMcpDeclarations } from './to-mcp-declarations.js';
+import { wrapRegistry } from './wrap-registry.js';
 
-/** The tools every session registers before MCP discovery: the spec's 13 and the workspace tools. */
-const LOCAL_TOOLS = [...BUILTIN_TOOLS, ...WORKSPACE_TOOLS];
+export type { SessionJournalOptions } from './open-run-journal.js';
 
 /** How a session talks to its human, if there is one. */
 export interface SessionOptions {
@@ -66,13 +70,6 @@ export interface SessionOptions {
   readonly dispatchable?: readonly ToolId[];
   /** Wraps the (audited) registry, e.g. in OTLP tracing (`startTracing`). */
   readonly traceRegistry?: (registry: ToolRegistry) => ToolRegistry;
-}
-
-/** Where a session's effect journal lives. */
-export interface SessionJournalOptions {
-  readonly file: string;
-  /** The default file in the state directory: its directory is created when missing. */
-  readonly createDirectory: boolean;
 }
 
 /** An assembled registry + Node host + approval policy for one CLI run. */
@@ -183,8 +180,7 @@ async function assemble(
   const tools = [...LOCAL_TOOLS, ...created.mcpTools];
   if (options.allowUnknownGrant !== true) await refuseUnknownGrant(settings, tools, created);
   const engine = createToolRegistry({ tools, host });
-  const audited = audit === undefined ? engine : withAudit(engine, audit);
-  const registry = options.traceRegistry?.(audited) ?? audited;
+  const registry = wrapRegistry(engine, { audit, traceRegistry: options.traceRegistry });
   const granted = new Set(settings.grant);
   const grantedTools = tools.filter((tool) => granted.has(tool.id));
   const protectedPaths: ProtectedPathContext = {
@@ -258,29 +254,6 @@ async function assemble(
   };
 }
 
-interface OpenedJournal {
-  readonly store: SqliteEffectJournal;
-  /** The journal and its key: on the write floor of every tool. */
-  readonly files: readonly string[];
-}
-
-// Loaded only for a journaled run: the journal's code and its driver are not start-up cost.
-async function openRunJournal(options: SessionJournalOptions): Promise<OpenedJournal> {
-  const { journalFiles, openJournal } = await import('./open-journal.js');
-  const store = await openJournal(options.file, options);
-  try {
-    return { store, files: journalFiles(realJournalPath(options.file)) };
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-}
-
-// The journal file exists once opened; its directory is resolved so a symlinked state dir matches.
-function realJournalPath(file: string): string {
-  return path.join(realpathSync(path.dirname(file)), path.basename(file));
-}
-
 function pickPreview(preview: ToolActionPreview): ToolActionPreview {
   const { path, command, host } = preview;
   return {
@@ -299,46 +272,4 @@ async function createHost(options: NodeToolHostOptions): ReturnType<typeof creat
     if (error instanceof TypeError) throw new CliUsageError(error.message);
     throw error;
   }
-}
-
-// After discovery, so a discovered MCP tool is known. A server that failed to connect cannot say
-// which of its tools exist: ids under its prefix stay unavailable (its report says why), not
-// unknown. The host (and its servers) is closed before the refusal.
-async function refuseUnknownGrant(
-  settings: EffectiveSettings,
-  tools: readonly AnyToolDef[],
-  created: NodeToolHostHandle,
-): Promise<void> {
-  const known = new Set(tools.map((tool) => tool.id));
-  const undiscoverable = (created.mcpReport?.servers ?? [])
-    .filter((server) => server.status === 'failed')
-    .map((server) => `mcp_${server.name}_`.replace(/[^A-Za-z0-9_-]/g, '_'));
-  const unknown = settings.grant.filter(
-    (id) => !known.has(id) && !undiscoverable.some((prefix) => id.startsWith(prefix)),
-  );
-  if (unknown.length === 0) return;
-  await created.close();
-  throw new UnknownGrantError(unknown, [...known].sort(), settings.grantSource);
-}
-
-// From the tools' own policy classes, so a new tool needs no list here.
-function armsFor(dispatchable: readonly ToolId[] | undefined): {
-  readonly egress: boolean;
-  readonly process: boolean;
-  readonly os: boolean;
-} {
-  if (dispatchable === undefined) return { egress: true, process: true, os: true };
-  const policies = LOCAL_TOOLS.filter((tool) => dispatchable.includes(tool.id)).map(
-    (tool) => tool.policy,
-  );
-  return {
-    egress: policies.some((policy) => policy.egress === 'http' || policy.egress === 'search'),
-    process: policies.some((policy) => policy.spawnsProcess),
-    os: policies.some((policy) => policy.os === true),
-  };
-}
-
-function needsMcp(settings: EffectiveSettings): boolean {
-  if (Object.keys(settings.mcpServers).length === 0) return false;
-  return settings.grant.some((id) => id === 'mcp_call' || id.startsWith('mcp_'));
 }

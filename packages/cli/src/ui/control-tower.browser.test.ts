@@ -5,12 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServeUi, type ServeUiProcess } from './test-support/serve-ui-process.js';
+import type { ServeUiProcess } from './test-support/serve-ui-process.js';
+import {
+  startServeUiWithClients,
+  type ServeUiWithClients,
+} from './test-support/serve-ui-with-clients.js';
 
 // Debian's chromium (`.ci/run` installs it): playwright-core drives it, nothing is downloaded.
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,6 +30,7 @@ const DOCS_SCREENSHOT = path.resolve(here, '../../../../docs/control-tower.png')
 describe.skipIf(!hasChromium)('the control tower in a real browser', () => {
   let base = '';
   let root = '';
+  let served: ServeUiWithClients;
   let serve: ServeUiProcess;
   let client: Client;
   let browser: Browser;
@@ -42,23 +46,26 @@ describe.skipIf(!hasChromium)('the control tower in a real browser', () => {
       path.join(root, 'build.log'),
       Array.from({ length: 300 }, (_, line) => `step ${line}: compiled module ${line}\n`).join(''),
     );
-    serve = await startServeUi([
-      '--root',
-      root,
-      '--state-dir',
-      path.join(base, 'state'),
-      '--tools',
-      'read_file,write_file,list_directory',
-      '--mode',
-      'ask',
-      '--max-bytes',
-      '2048',
-      '--ui-approval-timeout',
-      '60',
-    ]);
     // No elicitation capability: under `ask` a write can only be approved from the page.
-    client = new Client({ name: 'tower-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(serve.mcpUrl)));
+    served = await startServeUiWithClients(
+      [
+        '--root',
+        root,
+        '--state-dir',
+        path.join(base, 'state'),
+        '--tools',
+        'read_file,write_file,list_directory',
+        '--mode',
+        'ask',
+        '--max-bytes',
+        '2048',
+        '--ui-approval-timeout',
+        '60',
+      ],
+      ['tower-test'],
+    );
+    serve = served.serve;
+    [client] = served.clients as [Client];
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1360, height: 1000 } });
     await page.goto(serve.uiUrl);
@@ -67,8 +74,7 @@ describe.skipIf(!hasChromium)('the control tower in a real browser', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await client?.close();
-    await serve?.stop();
+    await served?.close();
     await rm(base, { recursive: true, force: true });
   }, 30_000);
 

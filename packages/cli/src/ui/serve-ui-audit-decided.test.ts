@@ -1,49 +1,35 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, type Workspace } from '../../test/workspace.js';
 import type { PendingApproval } from './approval-broker.js';
-import { loopbackRequest } from './test-support/loopback-request.js';
 import { PLANTED_SECRET } from './test-support/planted-secret-run.js';
-import { startServeUi, type ServeUiProcess } from './test-support/serve-ui-process.js';
+import {
+  startServeUiWithClients,
+  writeAskFlags,
+  type ServeUiWithClients,
+} from './test-support/serve-ui-with-clients.js';
 
 // Who decided lands in the audit log beside what was asked: the page's approval and its denial
 // (whose reason is a person's free text, here carrying a token), and the timeout's refusal.
 describe('toolhost serve --ui --audit-log', () => {
   let ws: Workspace;
-  let serve: ServeUiProcess;
+  let served: ServeUiWithClients;
   let client: Client;
   let log = '';
-  let port = 0;
-  let token = '';
   beforeAll(async () => {
     ws = await createWorkspace();
     log = path.join(path.dirname(ws.stateDir), 'audit.jsonl');
-    serve = await startServeUi([
-      '--root',
-      ws.root,
-      ...ws.stateFlags,
-      '--tools',
-      'write_file',
-      '--mode',
-      'ask',
-      '--audit-log',
-      log,
-      '--ui-approval-timeout',
-      '1',
-    ]);
-    const ui = new URL(serve.uiUrl);
-    port = Number(ui.port);
-    token = ui.searchParams.get('token') ?? '';
-    client = new Client({ name: 'audit-decided-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(serve.mcpUrl)));
+    served = await startServeUiWithClients(
+      [...writeAskFlags(ws), '--audit-log', log, '--ui-approval-timeout', '1'],
+      ['audit-decided-test'],
+    );
+    [client] = served.clients as [Client];
   }, 30_000);
   afterAll(async () => {
-    await client?.close();
-    await serve?.stop();
+    await served?.close();
     await ws.cleanup();
   });
 
@@ -84,9 +70,7 @@ describe('toolhost serve --ui --audit-log', () => {
   async function nextPending(): Promise<PendingApproval> {
     const until = Date.now() + 10_000;
     for (;;) {
-      const response = await loopbackRequest(port, '/api/approvals', {
-        headers: { authorization: `Bearer ${token}` },
-      });
+      const response = await served.uiRequest('/api/approvals');
       const [first] = (JSON.parse(response.body) as { pending: PendingApproval[] }).pending;
       if (first !== undefined) return first;
       if (Date.now() > until) throw new Error('no approval was requested');
@@ -95,10 +79,9 @@ describe('toolhost serve --ui --audit-log', () => {
   }
 
   async function decide(approval: PendingApproval, body: Record<string, string>): Promise<void> {
-    const response = await loopbackRequest(port, `/api/approvals/${approval.id}`, {
+    const response = await served.uiRequest(`/api/approvals/${approval.id}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...body, sessionId: approval.sessionId }),
+      json: { ...body, sessionId: approval.sessionId },
     });
     expect(response.status).toBe(200);
   }

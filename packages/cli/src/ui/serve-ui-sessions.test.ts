@@ -1,50 +1,35 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, type Workspace } from '../../test/workspace.js';
 import type { PendingApproval } from './approval-broker.js';
 import type { UiEvent } from './ui-event.js';
-import { loopbackRequest } from './test-support/loopback-request.js';
-import { startServeUi, type ServeUiProcess } from './test-support/serve-ui-process.js';
+import {
+  startServeUiWithClients,
+  writeAskFlags,
+  type ServeUiWithClients,
+} from './test-support/serve-ui-with-clients.js';
 
 // Two HTTP clients of one `serve --ui`: each pending approval is keyed by the page session its
 // calls are shown under, and an answer given for one session never settles the other's call.
 describe('toolhost serve --ui with two HTTP clients', () => {
   let ws: Workspace;
-  let serve: ServeUiProcess;
+  let served: ServeUiWithClients;
   let first: Client;
   let second: Client;
-  let port = 0;
-  let token = '';
   beforeAll(async () => {
     ws = await createWorkspace();
-    serve = await startServeUi([
-      '--root',
-      ws.root,
-      ...ws.stateFlags,
-      '--tools',
-      'write_file',
-      '--mode',
-      'ask',
-      '--ui-approval-timeout',
-      '60',
-    ]);
-    const ui = new URL(serve.uiUrl);
-    port = Number(ui.port);
-    token = ui.searchParams.get('token') ?? '';
-    first = new Client({ name: 'sessions-test-a', version: '1.0.0' });
-    second = new Client({ name: 'sessions-test-b', version: '1.0.0' });
-    await first.connect(new StreamableHTTPClientTransport(new URL(serve.mcpUrl)));
-    await second.connect(new StreamableHTTPClientTransport(new URL(serve.mcpUrl)));
+    served = await startServeUiWithClients(
+      [...writeAskFlags(ws), '--ui-approval-timeout', '60'],
+      ['sessions-test-a', 'sessions-test-b'],
+    );
+    [first, second] = served.clients as [Client, Client];
   }, 30_000);
   afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await serve?.stop();
+    await served?.close();
     await ws.cleanup();
   });
 
@@ -96,9 +81,7 @@ describe('toolhost serve --ui with two HTTP clients', () => {
   }, 30_000);
 
   async function get(target: string): Promise<unknown> {
-    const response = await loopbackRequest(port, target, {
-      headers: { authorization: `Bearer ${token}` },
-    });
+    const response = await served.uiRequest(target);
     expect(response.status).toBe(200);
     return JSON.parse(response.body);
   }
@@ -127,10 +110,9 @@ describe('toolhost serve --ui with two HTTP clients', () => {
   }
 
   async function decide(id: string, body: Record<string, string>): Promise<number> {
-    const response = await loopbackRequest(port, `/api/approvals/${id}`, {
+    const response = await served.uiRequest(`/api/approvals/${id}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      json: body,
     });
     return response.status;
   }

@@ -1,35 +1,29 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, type Workspace } from '../../test/workspace.js';
-import { startServeUi, type ServeUiProcess } from './test-support/serve-ui-process.js';
+import {
+  startServeUiWithClients,
+  writeAskFlags,
+  type ServeUiWithClients,
+} from './test-support/serve-ui-with-clients.js';
 
 describe('toolhost serve --ui --ui-approval-timeout', () => {
   let ws: Workspace;
-  let serve: ServeUiProcess;
+  let served: ServeUiWithClients;
   let client: Client;
   beforeAll(async () => {
     ws = await createWorkspace();
-    serve = await startServeUi([
-      '--root',
-      ws.root,
-      ...ws.stateFlags,
-      '--tools',
-      'write_file',
-      '--mode',
-      'ask',
-      '--ui-approval-timeout',
-      '0.5',
-    ]);
-    client = new Client({ name: 'timeout-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(serve.mcpUrl)));
+    served = await startServeUiWithClients(
+      [...writeAskFlags(ws), '--ui-approval-timeout', '0.5'],
+      ['timeout-test'],
+    );
+    [client] = served.clients as [Client];
   }, 30_000);
   afterAll(async () => {
-    await client?.close();
-    await serve?.stop();
+    await served?.close();
     await ws.cleanup();
   });
 

@@ -1,3 +1,4 @@
+// `search_files`' setup and one search's running state; the readers' loops are in search-visit.ts.
 import picomatch from 'picomatch';
 import type {
   AbortSignalLike,
@@ -10,7 +11,6 @@ import { isBinaryHead } from './binary-sniff.js';
 import type { DirectoryRef } from './descriptor-path.js';
 import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';
 import type { Jail, OpenedEntry } from './jail.js';
-import { readChildFile } from './open-child-file.js';
 import type { ChildFileRead } from './open-child-file.js';
 import { byteLines, scanFile, textLines } from './search-lines.js';
 import { compileMatcher } from './search-matcher.js';
@@ -20,13 +20,10 @@ import type { SearchPace } from './search-pace.js';
 import type { FsAtAddon } from '@toolhost/fs-at';
 import { searchFsAt } from './search-reader.js';
 import { ancestorRules, openStart, readOpened } from './search-start.js';
+import { visitEachFile, visitFileBatches, type SearchVisitSetup } from './search-visit.js';
 import { walkSearchTree } from './search-walk.js';
 
 const TOOL_ID = 'search_files';
-// One native batch: at most this many files and (past its first file) this many bytes, so a
-// batch stays far below the 10 ms turn and reads little ahead of a bound that stops the search.
-const BATCH_FILES = 64;
-const BATCH_BYTES = 256 * 1024;
 
 /** The bounds of one search; a host may lower them, tests do. */
 export interface SearchLimits {
@@ -128,9 +125,6 @@ function createSearch({ request, matcher, limits, pace, display, fsAt }: SearchS
   const maxResults = request.maxResults ?? limits.defaultMaxResults;
   const contextLines = request.contextLines ?? 0;
   const buffer = Buffer.allocUnsafe(limits.maxFileBytes);
-  // Where each file of a native batch landed in `buffer`: offset, then length or status.
-  const slots = new Int32Array(2 * BATCH_FILES);
-  const batchBytes = Math.min(buffer.length, BATCH_BYTES);
   const matches: FileSearchMatch[] = [];
   const skipped = { binary: 0, tooLarge: 0, ignored: 0 };
   const started = performance.now();
@@ -149,19 +143,6 @@ function createSearch({ request, matcher, limits, pace, display, fsAt }: SearchS
       return true;
     }
     return scanBytes(buffer.subarray(0, read.length), relative);
-  };
-
-  // What the addon said of one file: the same three outcomes as `readChildFile`'s.
-  const scanSlot = (addon: FsAtAddon, slot: number, relative: string): boolean => {
-    const status = slots[2 * slot + 1] ?? addon.status.badName;
-    if (status === addon.status.tooLarge) {
-      skipped.tooLarge += 1;
-      return true;
-    }
-    // Not regular, a hard link, a bad name, a symlink (ELOOP), gone: refused, silently.
-    if (status < 0) return true;
-    const offset = slots[2 * slot] ?? 0;
-    return scanBytes(buffer.subarray(offset, offset + status), relative);
   };
 
   const scanBytes = (bytes: Buffer, relative: string | undefined): boolean => {
@@ -215,80 +196,22 @@ function createSearch({ request, matcher, limits, pace, display, fsAt }: SearchS
     return undefined;
   };
 
-  // Node's path: a file at a time, the bounds and the pace checked before each.
-  const visitEach = (
-    directory: DirectoryRef,
-    names: readonly string[],
-    relatives: readonly string[],
-    from: number,
-  ): boolean | Promise<boolean> => {
-    for (let index = from; index < names.length; index += 1) {
-      const now = performance.now();
+  const visitSetup: SearchVisitSetup = {
+    pace,
+    buffer,
+    maxFileBytes: limits.maxFileBytes,
+    stopsAt: (now) => {
       stoppedBy = overBudget(now);
-      if (stoppedBy !== undefined) return false;
-      if (pace.due(now)) return resumeEach(directory, names, relatives, index);
-      const read = readChildFile(directory, names[index] ?? '', buffer);
-      if (!scanRead(read, relatives[index])) return false;
-    }
-    return true;
+      return stoppedBy !== undefined;
+    },
+    scanRead,
+    scanBytes,
+    countTooLarge: () => {
+      skipped.tooLarge += 1;
+    },
   };
-
-  const resumeEach = async (
-    directory: DirectoryRef,
-    names: readonly string[],
-    relatives: readonly string[],
-    index: number,
-  ): Promise<boolean> => {
-    await pace.pause();
-    const read = readChildFile(directory, names[index] ?? '', buffer);
-    if (!scanRead(read, relatives[index])) return false;
-    return visitEach(directory, names, relatives, index + 1);
-  };
-
-  // The addon's path: a batch of files a call, the pace checked between batches, the bounds
-  // before each file as on Node's path (what a bound stops is read but never scanned).
-  const visitBatches = (
-    addon: FsAtAddon,
-    directory: DirectoryRef,
-    names: readonly string[],
-    relatives: readonly string[],
-    from: number,
-  ): boolean | Promise<boolean> => {
-    let index = from;
-    while (index < names.length) {
-      if (pace.due()) return resumeBatches(addon, directory, names, relatives, index);
-      const end = Math.min(names.length, index + BATCH_FILES);
-      const cap = limits.maxFileBytes;
-      const stop = addon.readFiles(directory.fd, names, index, end, buffer, cap, batchBytes, slots);
-      for (let slot = 0; index + slot < stop; slot += 1) {
-        stoppedBy = overBudget(performance.now());
-        if (stoppedBy !== undefined) return false;
-        if (!scanSlot(addon, slot, relatives[index + slot] ?? '')) return false;
-      }
-      index = stop;
-    }
-    return true;
-  };
-
-  const resumeBatches = async (
-    addon: FsAtAddon,
-    directory: DirectoryRef,
-    names: readonly string[],
-    relatives: readonly string[],
-    index: number,
-  ): Promise<boolean> => {
-    await pace.pause();
-    return visitBatches(addon, directory, names, relatives, index);
-  };
-
-  const visitRun = (
-    directory: DirectoryRef,
-    names: readonly string[],
-    relatives: readonly string[],
-  ): boolean | Promise<boolean> =>
-    fsAt === undefined
-      ? visitEach(directory, names, relatives, 0)
-      : visitBatches(fsAt, directory, names, relatives, 0);
+  const visitRun =
+    fsAt === undefined ? visitEachFile(visitSetup) : visitFileBatches(fsAt, visitSetup);
 
   return {
     countIgnored() {
