@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -274,33 +275,73 @@ static int32_t entry_type(int dirfd, const struct dirent *entry) {
   return type == DT_REG ? ENTRY_FILE : ENTRY_OTHER;
 }
 
-// readEntries(dirfd) -> [name, type, name, type, ...] in readdir's order, `.` and `..` left
-// out, or -errno when the directory cannot be read. The directory is opened again as "."
-// relative to dirfd (the same inode, never a path), read, and closed before the call returns.
-static napi_value read_entries(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  int32_t dirfd;
-  napi_valuetype type;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
-      napi_typeof(env, argv[0], &type) != napi_ok || type != napi_number ||
-      napi_get_value_int32(env, argv[0], &dirfd) != napi_ok || dirfd < 0)
-    return throw_type_error(env, "readEntries: dirfd must be a descriptor");
+// The names of one directory as read, before they become JavaScript values: NUL-terminated in
+// `text`, each at `offsets[i]` with its entry type in `types[i]`.
+struct entry_list {
+  char *text;
+  size_t text_used, text_room;
+  size_t *offsets;
+  int32_t *types;
+  size_t count, room;
+  int ascii;
+};
 
-  napi_value result;
+static void free_entry_list(struct entry_list *list) {
+  free(list->text);
+  free(list->offsets);
+  free(list->types);
+}
+
+// 0 on success, -ENOMEM when the list cannot grow (it is then freed by the caller).
+static int push_entry(struct entry_list *list, const char *name, int32_t type) {
+  size_t length = strlen(name) + 1;
+  if (list->text_used + length > list->text_room) {
+    size_t room = list->text_room == 0 ? 4096 : list->text_room * 2;
+    while (room < list->text_used + length) room *= 2;
+    char *text = realloc(list->text, room);
+    if (text == NULL) return -ENOMEM;
+    list->text = text;
+    list->text_room = room;
+  }
+  if (list->count == list->room) {
+    size_t room = list->room == 0 ? 64 : list->room * 2;
+    size_t *offsets = realloc(list->offsets, room * sizeof *offsets);
+    if (offsets == NULL) return -ENOMEM;
+    list->offsets = offsets;
+    int32_t *types = realloc(list->types, room * sizeof *types);
+    if (types == NULL) return -ENOMEM;
+    list->types = types;
+    list->room = room;
+  }
+  for (const char *at = name; *at != '\0'; at += 1)
+    if ((unsigned char)*at >= 0x80) list->ascii = 0;
+  memcpy(list->text + list->text_used, name, length);
+  list->offsets[list->count] = list->text_used;
+  list->types[list->count] = type;
+  list->text_used += length;
+  list->count += 1;
+  return 0;
+}
+
+// Orders two indices of a list (qsort_r's context) by their names' bytes.
+static int compare_names(const void *left, const void *right, void *context) {
+  const struct entry_list *list = context;
+  const char *a = list->text + list->offsets[*(const size_t *)left];
+  const char *b = list->text + list->offsets[*(const size_t *)right];
+  return strcmp(a, b);
+}
+
+// Reads the directory dirfd is open on into `list`: opened again as "." relative to dirfd (the
+// same inode, never a path), read to the end and closed. 0, or the errno that stopped it (the
+// list is then freed).
+static int collect_entries(int dirfd, struct entry_list *list) {
   int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR *directory = fd < 0 ? NULL : fdopendir(fd);
   if (directory == NULL) {
     int failure = errno;
     if (fd >= 0) close(fd);
-    if (napi_create_int32(env, -failure, &result) != napi_ok) return NULL;
-    return result;
+    return failure;
   }
-  if (napi_create_array(env, &result) != napi_ok) {
-    closedir(directory);
-    return NULL;
-  }
-  uint32_t slot = 0;
   int failure = 0;
   for (;;) {
     errno = 0;
@@ -311,20 +352,116 @@ static napi_value read_entries(napi_env env, napi_callback_info info) {
     }
     const char *name = entry->d_name;
     if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) continue;
-    napi_value text, kind;
-    // Invalid UTF-8 becomes U+FFFD, as in Node's own readdir.
-    if (napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &text) != napi_ok ||
-        napi_create_int32(env, entry_type(dirfd, entry), &kind) != napi_ok ||
-        napi_set_element(env, result, slot, text) != napi_ok ||
-        napi_set_element(env, result, slot + 1, kind) != napi_ok) {
-      closedir(directory);
-      return NULL;
+    if (push_entry(list, name, entry_type(dirfd, entry)) != 0) {
+      failure = ENOMEM;
+      break;
     }
-    slot += 2;
   }
   closedir(directory);
-  if (failure != 0 && napi_create_int32(env, -failure, &result) != napi_ok) return NULL;
+  if (failure != 0) free_entry_list(list);
+  return failure;
+}
+
+static int get_dirfd(napi_env env, napi_callback_info info, int32_t *dirfd) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_valuetype type;
+  return napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 &&
+         napi_typeof(env, argv[0], &type) == napi_ok && type == napi_number &&
+         napi_get_value_int32(env, argv[0], dirfd) == napi_ok && *dirfd >= 0;
+}
+
+static napi_value errno_value(napi_env env, int failure) {
+  napi_value result;
+  if (napi_create_int32(env, -failure, &result) != napi_ok) return NULL;
   return result;
+}
+
+// readEntries(dirfd) -> [name, type, name, type, ...] in readdir's order, `.` and `..` left
+// out, or -errno when the directory cannot be read (see collect_entries).
+static napi_value read_entries(napi_env env, napi_callback_info info) {
+  int32_t dirfd;
+  if (!get_dirfd(env, info, &dirfd))
+    return throw_type_error(env, "readEntries: dirfd must be a descriptor");
+  struct entry_list list = {NULL, 0, 0, NULL, NULL, 0, 0, 1};
+  int failure = collect_entries(dirfd, &list);
+  if (failure != 0) return errno_value(env, failure);
+  napi_value result;
+  int made = napi_create_array_with_length(env, list.count * 2, &result) == napi_ok;
+  for (size_t index = 0; made && index < list.count; index += 1) {
+    napi_value text, kind;
+    // Invalid UTF-8 becomes U+FFFD, as in Node's own readdir.
+    made = napi_create_string_utf8(env, list.text + list.offsets[index], NAPI_AUTO_LENGTH,
+                                   &text) == napi_ok &&
+           napi_create_int32(env, list.types[index], &kind) == napi_ok &&
+           napi_set_element(env, result, (uint32_t)(2 * index), text) == napi_ok &&
+           napi_set_element(env, result, (uint32_t)(2 * index + 1), kind) == napi_ok;
+  }
+  free_entry_list(&list);
+  return made ? result : NULL;
+}
+
+// listEntries(dirfd) -> [names, types] or -errno: readEntries in two values, not two a name.
+// `types` is a string of one digit an entry (its ENTRY_* type). When every name is ASCII they
+// come in byte order (their code-unit order: the caller's sort then finds them sorted) and
+// `names` is one string, the names joined by NUL (which no name holds); otherwise they keep
+// readdir's order (two names that are not UTF-8 may read as the same string, and their order
+// must stay the kernel's) and `names` is an array of strings.
+static napi_value list_entries(napi_env env, napi_callback_info info) {
+  int32_t dirfd;
+  if (!get_dirfd(env, info, &dirfd))
+    return throw_type_error(env, "listEntries: dirfd must be a descriptor");
+  struct entry_list list = {NULL, 0, 0, NULL, NULL, 0, 0, 1};
+  int failure = collect_entries(dirfd, &list);
+  if (failure != 0) return errno_value(env, failure);
+  size_t count = list.count;
+  size_t *order = malloc((count == 0 ? 1 : count) * sizeof *order);
+  char *digits = malloc(count + 1);
+  if (order == NULL || digits == NULL) {
+    free(order);
+    free(digits);
+    free_entry_list(&list);
+    return errno_value(env, ENOMEM);
+  }
+  for (size_t index = 0; index < count; index += 1) order[index] = index;
+  // qsort_r, not a static context: worker threads may list at once.
+  if (list.ascii && count > 1) qsort_r(order, count, sizeof *order, compare_names, &list);
+  napi_value result, names, types;
+  int made = 1;
+  if (list.ascii) {
+    // The names in their new order, each NUL replaced in place: the text is rebuilt in order.
+    char *joined = malloc(list.text_used == 0 ? 1 : list.text_used);
+    size_t used = 0;
+    made = joined != NULL;
+    for (size_t slot = 0; made && slot < count; slot += 1) {
+      const char *name = list.text + list.offsets[order[slot]];
+      size_t length = strlen(name);
+      memcpy(joined + used, name, length);
+      used += length;
+      if (slot + 1 < count) joined[used++] = '\0';
+    }
+    made = made && napi_create_string_latin1(env, joined, used, &names) == napi_ok;
+    free(joined);
+  } else {
+    made = napi_create_array_with_length(env, count, &names) == napi_ok;
+    for (size_t slot = 0; made && slot < count; slot += 1) {
+      napi_value text;
+      // Invalid UTF-8 becomes U+FFFD, as in Node's own readdir.
+      made = napi_create_string_utf8(env, list.text + list.offsets[order[slot]],
+                                     NAPI_AUTO_LENGTH, &text) == napi_ok &&
+             napi_set_element(env, names, (uint32_t)slot, text) == napi_ok;
+    }
+  }
+  for (size_t slot = 0; slot < count; slot += 1)
+    digits[slot] = (char)('0' + list.types[order[slot]]);
+  made = made && napi_create_string_latin1(env, digits, count, &types) == napi_ok &&
+         napi_create_array_with_length(env, 2, &result) == napi_ok &&
+         napi_set_element(env, result, 0, names) == napi_ok &&
+         napi_set_element(env, result, 1, types) == napi_ok;
+  free(order);
+  free(digits);
+  free_entry_list(&list);
+  return made ? result : NULL;
 }
 
 static int export_function(napi_env env, napi_value exports, const char *name,
@@ -338,7 +475,8 @@ static int export_function(napi_env env, napi_value exports, const char *name,
 NAPI_MODULE_INIT() {
   if (!export_function(env, exports, "readFiles", read_files) ||
       !export_function(env, exports, "statEntries", stat_entries) ||
-      !export_function(env, exports, "readEntries", read_entries))
+      !export_function(env, exports, "readEntries", read_entries) ||
+      !export_function(env, exports, "listEntries", list_entries))
     return NULL;
   return exports;
 }

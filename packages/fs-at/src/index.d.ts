@@ -52,6 +52,15 @@ export interface FsAtAddon {
    * not UTF-8 carry U+FFFD, as Node's `readdir` gives them. Throws a TypeError for a bad `dirfd`.
    */
   readEntries(dirfd: number): (string | number)[] | number;
+  /**
+   * `readEntries` as two values, not two a name: `[names, types]`, or `-errno`. `types` holds
+   * one digit an entry, its `FS_AT_ENTRY` type (`types.length` is the count). When every name
+   * is ASCII the entries come in byte order (their code-unit order) and `names` is one string,
+   * the names joined by `"\0"` (`""` for none); otherwise they keep the kernel's order (two
+   * names that are not UTF-8 may read as the same U+FFFD string) and `names` is an array.
+   * Throws a TypeError for a bad `dirfd`.
+   */
+  listEntries(dirfd: number): [names: string | string[], types: string] | number;
   /** The statuses `readFiles` gives that are not `-errno`: `FS_AT_STATUS`. */
   readonly status: typeof FS_AT_STATUS;
   /** The layout of `statEntries`' output: `FS_AT_STAT`. */

@@ -43,13 +43,16 @@ function load() {
   if (process.platform !== 'linux') return undefined;
   try {
     const binding = createRequire(import.meta.url)(ADDON_PATH);
-    const { readFiles, statEntries, readEntries } = binding ?? {};
-    if ([readFiles, statEntries, readEntries].some((call) => typeof call !== 'function'))
+    const { readFiles, statEntries, readEntries, listEntries } = binding ?? {};
+    if (
+      [readFiles, statEntries, readEntries, listEntries].some((call) => typeof call !== 'function')
+    )
       return undefined;
     return Object.freeze({
       readFiles,
       statEntries,
       readEntries,
+      listEntries,
       status: FS_AT_STATUS,
       stat: FS_AT_STAT,
       entry: FS_AT_ENTRY,

@@ -1,8 +1,10 @@
 import { homedir } from 'node:os';
 
 import { CREDENTIAL_STORES, type CredentialStore } from './credential-stores.js';
+import { foldPath } from './fold-segment.js';
 
 export { CREDENTIAL_STORES, type CredentialStore } from './credential-stores.js';
+export { foldPath, foldSegment } from './fold-segment.js';
 
 /** What the floors need to know about one host: its private state and its config file. */
 export interface FloorContext {
@@ -13,12 +15,6 @@ export interface FloorContext {
   /** The host's home directory (default `os.homedir()`): its credential stores are floored whole. */
   readonly homeDir?: string;
 }
-
-// Code points HFS+ ignores in names (git's is_hfs_dotgit list, widened to the Unicode property):
-// `.g\u200cit` is `.git` there.
-const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
-// NTFS 8.3 short name of `.git` (git's is_ntfs_dotgit).
-const DOT_GIT_SHORT = /^git~\d+$/;
 
 /** Shell startup files: run at login or by every interactive shell (fs floor and CLI approval). */
 export const SHELL_STARTUP_FILES: readonly string[] = [
@@ -135,29 +131,6 @@ export const HOME_CREDENTIAL_STORES: readonly string[] = CREDENTIAL_STORES.flatM
   store.home === undefined ? [] : [store.home],
 );
 
-/**
- * Folds one path segment the way some filesystem could alias it: Unicode compatibility forms,
- * ignorable code points, case, Windows trailing dots/spaces and NTFS `:stream` suffixes.
- */
-export function foldSegment(segment: string): string {
-  let folded = segment.normalize('NFKC').replace(IGNORABLE, '').toLowerCase().normalize('NFKC');
-  for (;;) {
-    const colon = folded.indexOf(':');
-    const next = (colon >= 0 ? folded.slice(0, colon) : folded).replace(/[. ]+$/, '');
-    if (next === folded) break;
-    folded = next;
-  }
-  return DOT_GIT_SHORT.test(folded) ? '.git' : folded;
-}
-
-/** Splits a path on either separator and folds each segment. */
-export function foldPath(target: string): string[] {
-  return target
-    .split(/[/\\]+/)
-    .filter((segment) => segment !== '')
-    .map(foldSegment);
-}
-
 /** The read floor (every tier, every mode), on any spelling of a path. */
 export function isOnReadFloor(target: string, context: FloorContext): boolean {
   return readFloor(foldPath(target), context, isAbsolute(target));
@@ -260,3 +233,13 @@ function isWithin(segments: readonly string[], base: readonly string[]): boolean
 function sameSegments(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && isWithin(a, b);
 }
+
+/** The read floor's tables, for `floor-level.ts` (which judges one directory's entries at once). */
+export const READ_FLOOR_TABLES = {
+  stores: READ_FLOOR,
+  homeTrees: HOME_TREES,
+  gitConfigFiles: GIT_CONFIG_FILES,
+  gitNestedDirectories: GIT_NESTED_DIRECTORIES,
+  procSecrets: PROC_SECRETS,
+  foldedContext,
+} as const;

@@ -3,6 +3,11 @@ const DAY_MS = 86_400_000;
 const FIRST_MS = -62_167_219_200_000;
 const END_MS = 253_402_300_800_000;
 
+// The last whole second formatted (`…T12:34:56.`): a listing's files were mostly written in a
+// few seconds, so most entries only format their milliseconds.
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+
 /**
  * `stats.mtime.toISOString()` from `stats.mtimeMs`, without building a `Date` (Node rounds the
  * milliseconds the same way): a listing formats a thousand of these. Years outside 0000–9999
@@ -11,6 +16,16 @@ const END_MS = 253_402_300_800_000;
 export function isoTimestamp(timeMs: number): string {
   const ms = Math.round(timeMs);
   if (!(ms >= FIRST_MS && ms < END_MS)) return new Date(ms).toISOString();
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    cachedPrefix = secondPrefix(second * 1000);
+    cachedSecond = second;
+  }
+  return `${cachedPrefix}${three(ms - second * 1000)}Z`;
+}
+
+// `YYYY-MM-DDTHH:MM:SS.` of a whole second inside the four-digit years.
+function secondPrefix(ms: number): string {
   const days = Math.floor(ms / DAY_MS);
   const inDay = ms - days * DAY_MS;
   // Howard Hinnant's civil_from_days: the proleptic Gregorian date of a day count.
@@ -33,7 +48,7 @@ export function isoTimestamp(timeMs: number): string {
   const year4 = year < 1000 ? String(year).padStart(4, '0') : String(year);
   return `${year4}-${two(month)}-${two(day)}T${two(Math.floor(inDay / 3_600_000))}:${two(
     Math.floor(inDay / 60_000) % 60,
-  )}:${two(Math.floor(inDay / 1000) % 60)}.${three(inDay % 1000)}Z`;
+  )}:${two(Math.floor(inDay / 1000) % 60)}.`;
 }
 
 function two(value: number): string {

@@ -1,16 +1,22 @@
-import { closeSync, constants, fstatSync } from 'node:fs';
+import { closeSync, constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolPolicyError } from '@toolhost/core';
 import type { FsScopeTier, ToolId } from '@toolhost/core';
-import { childPath, descriptorPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';
 import { fsFailure } from './fs-error.js';
 import { isOnReadFloor, isOnWriteFloor } from './floor.js';
 import type { FloorContext } from './floor.js';
 import { isInside, resolveRequestedPath, segmentsBelow } from './requested-path.js';
+import {
+  checkKind,
+  createVerifyDescriptor,
+  openChildDirectory,
+  openChildDirectorySync,
+} from './verify-descriptor.js';
+import type { OpenedDescriptor } from './verify-descriptor.js';
 import { DIRECTORY_FLAGS, walk, walkForWrite, walkSync, type WalkBase } from './walk-components.js';
 
 // Linux's own limit on symlink expansions in one lookup.
@@ -26,12 +32,7 @@ export interface OpenedEntry extends DirectoryRef {
  * An open, verified regular file as a bare descriptor; the caller closes `fd` (`closeSync`).
  * No FileHandle: a read through one costs a thread-pool hop to open and another to close.
  */
-export interface OpenedFile {
-  readonly fd: number;
-  /** The real path the kernel reports for `fd`. */
-  readonly path: string;
-  readonly stats: Stats;
-}
+export type OpenedFile = OpenedDescriptor;
 
 /** The verified directory a write happens in, and the name it writes; the caller releases it. */
 export interface WriteTarget {
@@ -67,8 +68,12 @@ export interface Jail {
    * checks in the same order: a read then costs one asynchronous hop, the read itself.
    */
   openFileForRead(toolId: ToolId, requested: string): OpenedFile;
+  /** `openFileForRead` of a directory: `openForRead`'s checks, no FileHandle. */
+  openDirectoryForRead(toolId: ToolId, requested: string): OpenedDescriptor;
   /** Opens a subdirectory of an open directory without following a symlink; `undefined` if refused. */
   openChildDirectory(parent: DirectoryRef, name: string): Promise<OpenedEntry | undefined>;
+  /** `openChildDirectory` as a bare descriptor, synchronously; the caller closes `fd`. */
+  openChildDirectorySync(parent: DirectoryRef, name: string): OpenedDescriptor | undefined;
   /**
    * Walks to the parent of a write target, creating directories on request. A symlinked directory
    * on the way is expanded and re-checked like a read's, so the write lands at the verified real
@@ -108,27 +113,7 @@ export async function createJail(options: JailOptions): Promise<Jail> {
     return best;
   };
 
-  // What the kernel says was opened must still be in scope and off the floor: this is what a
-  // directory swapped for a symlink mid-walk, or renamed out of the root, runs into.
-  const verifyDescriptor = (
-    toolId: ToolId,
-    fd: number,
-    opened: string,
-    mode: 'read' | 'write',
-  ): { path: string; stats: Stats } => {
-    const real = descriptorPath(fd, opened);
-    if (real === undefined) throw fsFailure(toolId, 'not_found', mode === 'write');
-    if (
-      !roots.some(
-        (candidate) => (mode === 'read' || candidate.writable) && isInside(candidate.path, real),
-      )
-    )
-      throw new ToolPolicyError(toolId, 'symlink_refused');
-    if (mode === 'read' && isOnReadFloor(real, floor))
-      throw new ToolPolicyError(toolId, 'protected_path');
-    // fstat of an open descriptor reads the in-memory inode: no thread-pool hop.
-    return { path: real, stats: fstatSync(fd) };
-  };
+  const verifyDescriptor = createVerifyDescriptor(roots, floor);
 
   const verify = async (
     toolId: ToolId,
@@ -151,6 +136,33 @@ export async function createJail(options: JailOptions): Promise<Jail> {
     // that points out of it is a refusal the model cannot fix by asking again.
     const base = containing(toolId, target, 'read', hop === 0 ? 'scope_escape' : 'symlink_refused');
     return { base, segments: segmentsBelow(base.path, target) };
+  };
+
+  // `openForRead`, every step synchronous, the opened entry a bare descriptor.
+  const openSyncForRead = (
+    toolId: ToolId,
+    requested: string,
+    kind: 'file' | 'directory',
+  ): OpenedDescriptor => {
+    let target = resolveRequestedPath(toolId, root, requested);
+    if (isOnReadFloor(requested, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+    for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
+      const { base, segments } = readTarget(toolId, target, hop);
+      const step = walkSync(toolId, base, segments, kind);
+      if ('redirect' in step) {
+        target = step.redirect;
+        continue;
+      }
+      try {
+        const opened = verifyDescriptor(toolId, step.fd, step.path, 'read');
+        checkKind(toolId, opened.stats, kind);
+        return { fd: step.fd, ...opened };
+      } catch (error) {
+        closeSync(step.fd);
+        throw error;
+      }
+    }
+    throw new ToolPolicyError(toolId, 'symlink_refused');
   };
 
   return {
@@ -180,47 +192,13 @@ export async function createJail(options: JailOptions): Promise<Jail> {
       throw new ToolPolicyError(toolId, 'symlink_refused');
     },
 
-    openFileForRead(toolId, requested) {
-      let target = resolveRequestedPath(toolId, root, requested);
-      if (isOnReadFloor(requested, floor)) throw new ToolPolicyError(toolId, 'protected_path');
-      for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
-        const { base, segments } = readTarget(toolId, target, hop);
-        const step = walkSync(toolId, base, segments, 'file');
-        if ('redirect' in step) {
-          target = step.redirect;
-          continue;
-        }
-        try {
-          const opened = verifyDescriptor(toolId, step.fd, step.path, 'read');
-          checkKind(toolId, opened.stats, 'file');
-          return { fd: step.fd, ...opened };
-        } catch (error) {
-          closeSync(step.fd);
-          throw error;
-        }
-      }
-      throw new ToolPolicyError(toolId, 'symlink_refused');
-    },
+    openFileForRead: (toolId, requested) => openSyncForRead(toolId, requested, 'file'),
+    openDirectoryForRead: (toolId, requested) => openSyncForRead(toolId, requested, 'directory'),
 
-    async openChildDirectory(parent, name) {
-      let handle: FileHandle;
-      try {
-        handle = await open(childPath(parent, name), DIRECTORY_FLAGS);
-      } catch {
-        // Swapped for a symlink, a file or nothing since the parent was read: not listed.
-        return undefined;
-      }
-      try {
-        return await verify(
-          'list_directory',
-          { handle, path: path.join(parent.path, name) },
-          'read',
-        );
-      } catch {
-        await handle.close();
-        return undefined;
-      }
-    },
+    openChildDirectory: (parent, name) => openChildDirectory(verifyDescriptor, parent, name),
+
+    openChildDirectorySync: (parent, name) =>
+      openChildDirectorySync(verifyDescriptor, parent, name),
 
     async openParentForWrite(toolId, requested, createDirs) {
       let target = resolveRequestedPath(toolId, root, requested);
@@ -297,15 +275,4 @@ async function openRoots(options: JailOptions): Promise<JailRoot[]> {
     throw error;
   }
   return roots;
-}
-
-function checkKind(toolId: ToolId, stats: Stats, kind: 'file' | 'directory'): void {
-  if (kind === 'directory') {
-    if (!stats.isDirectory()) throw fsFailure(toolId, 'not_a_directory', false);
-    return;
-  }
-  if (stats.isDirectory()) throw fsFailure(toolId, 'is_directory', false);
-  if (!stats.isFile()) throw fsFailure(toolId, 'unsupported_file_type', false);
-  // A second name for a file outside the root would otherwise read it.
-  if (stats.nlink > 1) throw new ToolPolicyError(toolId, 'hard_link_refused');
 }

@@ -1,3 +1,4 @@
+import { closeSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type {
@@ -44,7 +45,8 @@ export function createListDirectory(jail: Jail) {
       // Segment-aware: `*` never crosses a `/`; the glob matches names below the listed directory.
       const matches =
         request.glob === undefined ? undefined : picomatch(request.glob, { dot: true });
-      const directory = await jail.openForRead(TOOL_ID, request.path, 'directory');
+      // Synchronous, a bare descriptor: a FileHandle's open and close each cost a thread-pool hop.
+      const directory = jail.openDirectoryForRead(TOOL_ID, request.path);
       try {
         const binding = listCursorBinding(directory.path, request);
         const after =
@@ -85,7 +87,7 @@ export function createListDirectory(jail: Jail) {
           ...(ignored > 0 ? { ignored } : {}),
         };
       } finally {
-        await directory.handle.close();
+        closeSync(directory.fd);
       }
     } catch (error) {
       throw toFsError(TOOL_ID, error, false);

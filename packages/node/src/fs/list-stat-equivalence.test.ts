@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { lutimesSync, mkdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { lutimesSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { link, mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
@@ -87,7 +87,18 @@ describe.runIf(runsBoth)('list_directory through the addon and through Node', ()
       await mkdir(path.join(root, 'wide'));
       for (let file = 0; file < WIDE_FILES; file += 1)
         await writeFile(path.join(root, 'wide', `f${String(file).padStart(3, '0')}`), 'w');
+      // Names the addon sorts (ASCII, capitals first) and names it leaves in the kernel's order
+      // (not ASCII, not UTF-8: two of them read as the same string).
+      await mkdir(path.join(root, 'names/Sub'), { recursive: true });
+      for (const name of ['b', 'B', 'a.b', 'a-b', '_x', 'Sub/é', 'Sub/z'])
+        await writeFile(path.join(root, 'names', name), 'n');
+      await mkdir(path.join(root, 'mixed'));
+      for (const name of ['é.txt', 'plain', '\u{1f600}', 'Ｆ', '.G\u200cIT'])
+        await writeFile(path.join(root, 'mixed', name), 'm');
       await settleTimes(root);
+      // After the times are settled: `settleTimes` reads names as strings, these are not.
+      for (const byte of [0xff, 0xfe])
+        writeFileSync(Buffer.concat([Buffer.from(`${root}/mixed/f`), Buffer.from([byte])]), 'm');
     });
     server = createServer();
     const socket = path.join(box.root, 'special', 'socket');
@@ -109,6 +120,10 @@ describe.runIf(runsBoth)('list_directory through the addon and through Node', ()
     ['the symlinks alone', { path: 'links' }],
     ['an ignored directory named as the path', { path: 'repo/node_modules', recursive: true }],
     ['a glob over a wide directory', { path: '.', recursive: true, glob: 'wide/f1*' }],
+    [
+      'names sorted by the addon, and names left in the kernel order',
+      { path: '.', recursive: true, glob: '{names,mixed}/**' },
+    ],
   ])('renders %s byte for byte alike', async (_case, args) => {
     const native = await dispatchListing(box.host, 'native', args);
     const node = await dispatchListing(box.host, 'node', args);

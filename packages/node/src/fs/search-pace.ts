@@ -1,8 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AbortSignalLike } from '@toolhost/core';
+import type { AbortSignalLike, ToolId } from '@toolhost/core';
 import { throwIfAborted } from './fs-error.js';
 
-const TOOL_ID = 'search_files';
 // The walk runs synchronously; it gives the event loop a turn this often, so an abort (or
 // anything else the host is doing) can run.
 const YIELD_EVERY_MS = 10;
@@ -15,15 +14,21 @@ export interface SearchPace {
   pause(): Promise<void>;
 }
 
-/** A pace for one search; `signal` is checked at every pause (only then can it have fired). */
-export function createSearchPace(signal: AbortSignalLike | undefined): SearchPace {
+/**
+ * A pace for one search (or listing: `toolId` names the tool the cancel error is for); `signal`
+ * is checked at every pause (only then can it have fired).
+ */
+export function createSearchPace(
+  signal: AbortSignalLike | undefined,
+  toolId: ToolId = 'search_files',
+): SearchPace {
   let yielded = performance.now();
   return {
     due: (now = performance.now()) => now - yielded >= YIELD_EVERY_MS,
     async pause() {
       await nextTurn();
       yielded = performance.now();
-      throwIfAborted(TOOL_ID, signal);
+      throwIfAborted(toolId, signal);
     },
   };
 }

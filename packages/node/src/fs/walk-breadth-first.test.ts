@@ -141,6 +141,35 @@ describe.each(await listStatSources())('with the %s stat source', (source) => {
       expect(() => late?.lstat()).toThrow(/after its directory was left/);
     });
 
+    it('gives the event loop a turn between directories, and stops there once aborted', async () => {
+      const controller = new AbortController();
+      const start = await jail.openForRead('list_directory', '.', 'directory');
+      const entered: string[] = [];
+      try {
+        // Fires at the walk's first turn: every open and lookup in between is synchronous.
+        setImmediate(() => controller.abort());
+        const walked = walkBreadthFirst(jail, start, {
+          toolId: 'list_directory',
+          recursive: true,
+          signal: controller.signal,
+          visit(entry) {
+            entered.push(entry.relative);
+            // The first level takes longer than the pace's interval: a turn is due before `a`.
+            if (entry.depth === 1) {
+              const until = performance.now() + 5;
+              while (performance.now() < until);
+            }
+            return 'descend';
+          },
+        });
+
+        await expect(walked).rejects.toMatchObject({ code: 'cancelled', toolId: 'list_directory' });
+        expect(entered).toEqual(['a', 'b', 'link']);
+      } finally {
+        await start.handle.close();
+      }
+    });
+
     it('never walks into a directory swapped for a symlink before its lookup', async () => {
       const { seen } = await walk((entry) => {
         // `a` was met as a directory by readdir; it is a symlink out by the time it is lstat'ed.

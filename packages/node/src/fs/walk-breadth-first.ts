@@ -1,12 +1,15 @@
+import { closeSync } from 'node:fs';
 import path from 'node:path';
 import type { AbortSignalLike, DirectoryEntry, ToolId } from '@toolhost/core';
 import type { DirectoryRef } from './descriptor-path.js';
 import { createLevelStats } from './entry-stats.js';
 import type { EntryStats, LevelStat } from './entry-stats.js';
 import { throwIfAborted } from './fs-error.js';
-import type { Jail, OpenedEntry } from './jail.js';
+import type { Jail } from './jail.js';
 import { readLevel } from './list-level.js';
 import { listStatAddon } from './list-stat-source.js';
+import { createSearchPace } from './search-pace.js';
+import type { OpenedDescriptor } from './verify-descriptor.js';
 
 /**
  * One entry met by `walkBreadthFirst`: its name, its depth and components below the start
@@ -78,7 +81,8 @@ interface PendingDirectory {
  * as in `walkTree`. A queued directory is reopened one component at a time from the start, each
  * relative to its parent's descriptor and verified, and must be the inode it was listed as;
  * the open chain is shared between siblings, so at most depth descriptors are open at once.
- * Resolves false when `visit` stopped it.
+ * The opens are synchronous; the walk gives the event loop a turn (and checks the signal) every
+ * few milliseconds between directories. Resolves false when `visit` stopped it.
  */
 export async function walkBreadthFirst(
   jail: Jail,
@@ -88,6 +92,7 @@ export async function walkBreadthFirst(
   const queue: (PendingDirectory | undefined)[] = [];
   const chain = createOpenChain(jail, start);
   const addon = await listStatAddon();
+  const pace = createSearchPace(options.signal, options.toolId);
   const walkLevel = async (directory: DirectoryRef, segments: readonly string[]) => {
     throwIfAborted(options.toolId, options.signal);
     const names = await readLevel(jail, directory, addon);
@@ -121,38 +126,38 @@ export async function walkBreadthFirst(
       // Released as it is taken: a wide tree's queue should not hold every level at once.
       queue[next] = undefined;
       if (pending === undefined) continue;
-      const directory = await chain.open(pending);
+      if (pace.due()) await pace.pause();
+      const directory = chain.open(pending);
       if (directory !== undefined && !(await walkLevel(directory, pending.segments))) return false;
     }
     return true;
   } finally {
-    await chain.close();
+    chain.close();
   }
 }
 
 /** The open descriptors from the start down to the last directory listed. */
 function createOpenChain(jail: Jail, start: DirectoryRef) {
   const names: string[] = [];
-  const opened: OpenedEntry[] = [];
-  // A directory left behind is never read again: its close runs alongside the next open, and
-  // the walk's end waits for every close.
-  const closing: Promise<void>[] = [];
+  const opened: OpenedDescriptor[] = [];
+  // A failed close is held until the walk's end, which throws it: the walk goes on meanwhile.
+  let closeFailure: { readonly error: unknown } | undefined;
 
   const closeFrom = (depth: number): void => {
     while (opened.length > depth) {
       names.pop();
       const entry = opened.pop();
       if (entry === undefined) continue;
-      const closed = entry.handle.close();
-      // Marked handled now, so a failed close is no unhandled rejection mid-walk; the walk's
-      // end still rejects with it.
-      closed.catch(() => undefined);
-      closing.push(closed);
+      try {
+        closeSync(entry.fd);
+      } catch (error) {
+        closeFailure ??= { error };
+      }
     }
   };
 
   return {
-    async open(pending: PendingDirectory): Promise<DirectoryRef | undefined> {
+    open(pending: PendingDirectory): DirectoryRef | undefined {
       const { segments } = pending;
       let shared = 0;
       while (
@@ -167,7 +172,7 @@ function createOpenChain(jail: Jail, start: DirectoryRef) {
         const parent = opened[depth - 1] ?? start;
         // The walk's own per-entry check: O_NOFOLLOW|O_DIRECTORY below the parent's descriptor,
         // then verified in the jail; a swap since the listing makes it refuse, never follow.
-        const child = await jail.openChildDirectory(parent, name);
+        const child = jail.openChildDirectorySync(parent, name);
         if (child === undefined) return undefined;
         names.push(name);
         opened.push(child);
@@ -178,9 +183,9 @@ function createOpenChain(jail: Jail, start: DirectoryRef) {
       const { dev, ino } = directory.stats;
       return dev === pending.seen.dev && ino === pending.seen.ino ? directory : undefined;
     },
-    close: async () => {
+    close(): void {
       closeFrom(0);
-      await Promise.all(closing.splice(0));
+      if (closeFailure !== undefined) throw closeFailure.error;
     },
   };
 }

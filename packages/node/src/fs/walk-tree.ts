@@ -7,7 +7,8 @@ import type { AbortSignalLike, DirectoryEntry, ToolId } from '@toolhost/core';
 import { childPath, ownPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';
 import { throwIfAborted } from './fs-error.js';
-import { foldPath, foldSegment, isFoldedOnReadFloor } from './floor.js';
+import { foldPath, foldSegment } from './floor.js';
+import { createLevelFloor } from './floor-level.js';
 import type { Jail } from './jail.js';
 
 /** One entry met by `walkTree`; `relative` is below the start directory, `/`-separated. */
@@ -92,8 +93,8 @@ export function typeOf(stats: Stats | Dirent): DirectoryEntry['type'] {
 }
 
 function offFloor(jail: Jail, directory: DirectoryRef): (name: string) => boolean {
-  const folded = foldPath(directory.path);
-  return (name) => !isFoldedOnReadFloor([...folded, foldSegment(name)], jail.floor);
+  const onFloor = createLevelFloor(foldPath(directory.path), jail.floor);
+  return (name) => !onFloor(foldSegment(name));
 }
 
 /** One name of an open directory as a tree entry (lstat, never followed); `undefined` if gone. */
