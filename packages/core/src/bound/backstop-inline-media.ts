@@ -1,3 +1,16 @@
+import { isBase64Unit, replaceBase64Runs } from './base64-runs.js';
+import {
+  binaryMediaMarker,
+  INLINE_BASE64_MIN_RUN,
+  inlineMediaMarker,
+} from './inline-media-marker.js';
+
+export {
+  binaryMediaMarker,
+  INLINE_BASE64_MIN_RUN,
+  inlineMediaMarker,
+} from './inline-media-marker.js';
+
 /**
  * The inline-media backstop (ADR-0031): media reaches the model only as a durable `media://`
  * handle, so a `data:` URI, a bare base64 run of `INLINE_BASE64_MIN_RUN` characters or more, a
@@ -9,20 +22,6 @@ export function backstopInlineMedia(value: unknown): unknown {
   if (typeof value === 'string') return scrubInlineMedia(value);
   if (typeof value !== 'object' || value === null) return value;
   return backstopObject(value, [], 0);
-}
-
-/** The shortest bare base64 run treated as inline media: shorter runs are hashes, ids, tokens. */
-export const INLINE_BASE64_MIN_RUN = 4096;
-
-/** What stands where inline media was: its size and where media belongs instead. */
-export function inlineMediaMarker(length: number): string {
-  return `[inline media removed: ${length} chars; media goes through the media store as a media:// handle]`;
-}
-
-/** What stands where a `{ kind: 'base64' }` object or raw binary was. */
-export function binaryMediaMarker(byteLength: number | undefined): string {
-  const size = byteLength === undefined ? '' : ` ${byteLength} bytes`;
-  return `[inline binary removed:${size}; media goes through the media store as a media:// handle]`;
 }
 
 /**
@@ -174,85 +173,16 @@ function replaceDataUris(text: string): string {
   return copiedUpTo === 0 ? text : output + text.slice(copiedUpTo);
 }
 
-/**
- * Any run of `MIN` base64 characters covers one of the positions `MIN - 1, 2·MIN - 1, …`, so only
- * those are sampled; a sampled base64 character is widened to its whole run — backward at most
- * `MIN` characters, forward in one pass that also tells whether it looks like encoded bytes — and
- * the run is replaced when it is long enough and does. One pass per run, table-driven: a 1 MiB
- * run of one letter costs one scan, not three.
- */
-function replaceBase64Runs(text: string): string {
-  let output = '';
-  let copiedUpTo = 0;
-  let probe = INLINE_BASE64_MIN_RUN - 1;
-  while (probe < text.length) {
-    if (classOf(text.charCodeAt(probe)) === 0) {
-      probe += INLINE_BASE64_MIN_RUN;
-      continue;
-    }
-    let start = probe;
-    let seen = 0;
-    while (start > copiedUpTo) {
-      const unitClass = classOf(text.charCodeAt(start - 1));
-      if (unitClass === 0) break;
-      seen |= unitClass;
-      start--;
-    }
-    let end = probe;
-    while (end < text.length) {
-      const unitClass = classOf(text.charCodeAt(end));
-      if (unitClass === 0) break;
-      seen |= unitClass;
-      end++;
-    }
-    // Up to two `=` of padding belong to the run they end.
-    for (let pad = 0; pad < 2 && text.charCodeAt(end) === EQUALS; pad++) end++;
-    if (end - start >= INLINE_BASE64_MIN_RUN && seen === ENCODED) {
-      output += text.slice(copiedUpTo, start) + inlineMediaMarker(end - start);
-      copiedUpTo = end;
-    }
-    // A long run starting at `end` or later covers this probe or one of the next ones.
-    probe = end + INLINE_BASE64_MIN_RUN - 1;
-  }
-  return copiedUpTo === 0 ? text : output + text.slice(copiedUpTo);
-}
-
-// Encoded bytes mix capitals, small letters and digits, and are not only hex digits: a long hex
-// dump, a row of one letter or a ruler of `-` stays text. Bits a base64 character sets:
-const UPPER = 1;
-const LOWER = 2;
-const DIGIT = 4;
-const BEYOND_HEX = 8;
-const ENCODED = UPPER | LOWER | DIGIT | BEYOND_HEX;
-// Per ASCII code unit, its bits (0: not base64); standard and URL-safe alphabets.
-const BASE64_CLASS = ((): Uint8Array => {
-  const table = new Uint8Array(128);
-  for (let unit = 0x41; unit <= 0x5a; unit++) table[unit] = UPPER | (unit > 0x46 ? BEYOND_HEX : 0);
-  for (let unit = 0x61; unit <= 0x7a; unit++) table[unit] = LOWER | (unit > 0x66 ? BEYOND_HEX : 0);
-  for (let unit = 0x30; unit <= 0x39; unit++) table[unit] = DIGIT;
-  for (const unit of [0x2b, 0x2f, 0x2d, 0x5f]) table[unit] = BEYOND_HEX;
-  return table;
-})();
-
-function classOf(unit: number): number {
-  return unit < 128 ? (BASE64_CLASS[unit] ?? 0) : 0;
-}
-
 const EQUALS = 0x3d;
 const FULL_STOP = 0x2e;
 const PERCENT = 0x25;
 const TILDE = 0x7e;
 
-// Standard and URL-safe alphabets: `A-Z a-z 0-9 + / - _`.
-function isBase64Char(unit: number): boolean {
-  return classOf(unit) !== 0;
-}
-
 // A URI payload: base64 (with `=` and percent-escaped padding), and in a non-base64 payload the
 // unreserved marks too; it stops at a quote, a space, a bracket or a comma, where the surrounding
 // markup or code resumes.
 function isPayloadChar(unit: number, base64Only: boolean): boolean {
-  if (isBase64Char(unit) || unit === EQUALS || unit === PERCENT) return true;
+  if (isBase64Unit(unit) || unit === EQUALS || unit === PERCENT) return true;
   return !base64Only && (unit === FULL_STOP || unit === TILDE);
 }
 
