@@ -40,19 +40,27 @@ export function isBase64Unit(unit: number): boolean {
   return unit < 128 && BASE64[unit] === 1;
 }
 
-/** One base64 run `[start, end)`, and whether a capital was seen while finding it. */
+/** One base64 run `[start, end)`, and whether it holds a capital, when finding it told. */
 interface Run {
   readonly start: number;
   readonly end: number;
-  readonly upper: boolean;
+  readonly upper: boolean | undefined;
 }
 
 // The run holding `probe` (a base64 unit) starts after the last other unit before it, which lies
 // at most `MIN` back: the previous probe was outside any run, or past the end of the last one.
-// Finding it reads forward from there, first without capitals: a run with none (a row of one
-// letter, a hex dump) is then found and judged in one pass.
+// A short way back is walked unit by unit (text is mostly short runs, and one regex call per
+// word would cost more than the walk); a longer run is found by reading forward from `MIN` back,
+// first without capitals: a run with none (a row of one letter, a hex dump) is then found and
+// judged in one native pass.
 function runAround(text: string, probe: number, copiedUpTo: number): Run {
-  let start = Math.max(copiedUpTo, probe - MIN + 1);
+  const near = Math.max(copiedUpTo, probe - NEAR);
+  let start = probe;
+  while (start > near && isBase64Unit(text.charCodeAt(start - 1))) start--;
+  if (start > near || start === copiedUpTo || !isBase64Unit(text.charCodeAt(start - 1))) {
+    return { start, end: stickyEnd(RUN, text, probe), upper: undefined };
+  }
+  start = Math.max(copiedUpTo, probe - MIN + 1);
   if (start > copiedUpTo && isBase64Unit(text.charCodeAt(start - 1))) {
     // Not reached from the sampling above; kept so the scan never depends on that argument.
     while (start > copiedUpTo && isBase64Unit(text.charCodeAt(start - 1))) start--;
@@ -70,12 +78,15 @@ function runAround(text: string, probe: number, copiedUpTo: number): Run {
   }
 }
 
+// How far back a run is walked unit by unit before it counts as long.
+const NEAR = 64;
+
 // Encoded bytes mix capitals, small letters and digits, and are not only hex digits: a long hex
 // dump, a row of one letter or a ruler of `-` stays text. Each class is present when the run
 // without it stops before the run's end.
 function looksEncoded(text: string, { start, end, upper }: Run): boolean {
   return (
-    upper &&
+    (upper ?? stickyEnd(NO_UPPER, text, start) < end) &&
     stickyEnd(NO_LOWER, text, start) < end &&
     stickyEnd(NO_DIGIT, text, start) < end &&
     stickyEnd(ONLY_HEX, text, start) < end

@@ -12,7 +12,7 @@ import {
   renderForModel,
   renderingBytes,
   renderingLines,
-  sectionsFit,
+  sectionsFitInPlace,
   splitSections,
   type Rendering,
 } from './render-for-model.js';
@@ -80,9 +80,10 @@ export function overCeilingText(
   const source = takeUtf8Source(value);
   let rendering: Rendering | undefined;
   try {
-    const split = splitSections(value);
-    // Sizes alone settle most renderings: no head, rule or byte count is built for them.
-    if (split !== undefined && sectionsFit(split, limits)) return undefined;
+    // Sizes alone settle most renderings: no split, head, rule or byte count is built for them.
+    const fits = sectionsFitInPlace(value, limits);
+    if (fits === true) return undefined;
+    const split = fits === undefined ? undefined : splitSections(value);
     rendering = split === undefined ? undefined : completeRendering(split);
   } catch {
     return { text: UNSERIALIZABLE };

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolResultLimits } from '../dispatch-context.js';
 import { overCeilingText, truncate } from './bound-for-model.js';
-import { measureRendering, planRendering, sectionsFit, splitSections } from './render-for-model.js';
+import {
+  measureRendering,
+  planRendering,
+  sectionsFit,
+  sectionsFitInPlace,
+  splitSections,
+} from './render-for-model.js';
 import { legacyOverCeilingText } from './test-support/legacy-over-ceiling-text.js';
 import { utf8ByteLength } from './utf8.js';
 
@@ -122,10 +128,59 @@ describe('overCeilingText, before and after sizes alone could settle a rendering
             : { maxBytes: bytes - short, maxLines: lines };
 
           expect(sectionsFit(split, limits)).toBe(false);
+          expect(sectionsFitInPlace(value, limits)).toBe(false);
           expect(overCeilingText(value, limits)).not.toBeUndefined();
         },
       ),
       { numRuns: 3000 },
     );
+  });
+
+  it('sizes a result in place exactly as the split would', () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ maxLength: 600 }),
+      fc
+        .array(fc.constantFrom('a', '\n', 'é', '😀', '='), { maxLength: 400 })
+        .map((units) => units.join('')),
+    );
+    const field = fc.oneof(text, fc.double(), fc.boolean(), fc.constant(null), fc.constant([1]));
+    const key = fc.oneof(
+      fc.constantFrom('content', 'stdout', 'body', '__proto__', 'bad key', '1', 'x'.repeat(65)),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(key, field), { maxLength: 6 }),
+        fc.integer({ min: 1, max: 4000 }),
+        fc.integer({ min: 1, max: 60 }),
+        (entries, maxBytes, maxLines) => {
+          const value: Record<string, unknown> = {};
+          for (const [name, entry] of entries) {
+            Object.defineProperty(value, name, {
+              value: entry,
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          }
+          const limits = { maxBytes, maxLines };
+          const split = splitSections(value);
+          expect(sectionsFitInPlace(value, limits)).toBe(
+            split === undefined ? undefined : sectionsFit(split, limits),
+          );
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    for (const value of corpus()) {
+      for (const limits of LIMITS) {
+        if (typeof value !== 'object' || value === null) continue;
+        const split = splitSections(value);
+        expect(sectionsFitInPlace(value, limits)).toBe(
+          split === undefined ? undefined : sectionsFit(split, limits),
+        );
+      }
+    }
   });
 });

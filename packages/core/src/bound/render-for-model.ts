@@ -104,6 +104,50 @@ export function sectionsFit(
   return textUnits * 3 + asciiUnits <= maxBytes;
 }
 
+/**
+ * `sectionsFit(splitSections(value), limits)` in one pass over `value`'s fields, building neither
+ * the split nor its null-prototype copy: `undefined` when `value` has no section (as
+ * `splitSections` would say), else the same answer. Each field is sized as the two would size it.
+ */
+export function sectionsFitInPlace(
+  value: object,
+  { maxBytes, maxLines }: { readonly maxBytes: number; readonly maxLines: number },
+): boolean | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const fields = value as Record<string, unknown>;
+  let sections = 0;
+  let headFields = 0;
+  let headUnits = 3;
+  let headFlat = true;
+  let bodyLines = 0;
+  let bodyUnits = 0;
+  let asciiUnits = 0;
+  for (const key of Object.keys(fields)) {
+    const field = fields[key];
+    if (typeof field === 'string' && isSection(key, field)) {
+      sections += 1;
+      // Lines past the limit are not counted exactly; the check below only compares them.
+      bodyLines += 1 + countLines(field, maxLines);
+      bodyUnits += field.length;
+      asciiUnits += 4 + key.length;
+      continue;
+    }
+    const valueUnits = flatValueUnits(field);
+    if (valueUnits === undefined) headFlat = false;
+    else {
+      headFields += 1;
+      headUnits += 3 + key.length * 6 + 2 + 2 + valueUnits + 1;
+    }
+  }
+  if (sections === 0) return undefined;
+  if (!headFlat) return false;
+  const lines = (headFields === 0 ? 1 : headFields + 2) + bodyLines;
+  if (lines > maxLines) return false;
+  const ruleLength = 5 + sections + Math.floor(bodyUnits / 6);
+  asciiUnits += sections * 2 * ruleLength;
+  return (headUnits + bodyUnits) * 3 + asciiUnits <= maxBytes;
+}
+
 // Lines and a UTF-16 length bound of `JSON.stringify(rest, null, 2)` when every field is a
 // string, a finite or non-finite number, a boolean or null (JSON cannot refuse those); else
 // `undefined`.
@@ -114,16 +158,21 @@ function flatHeadBound(
   let units = 3;
   for (const key of Object.keys(rest)) {
     const field = rest[key];
-    let valueUnits: number;
-    if (typeof field === 'string') valueUnits = field.length * 6 + 2;
-    else if (typeof field === 'number') valueUnits = 24;
-    else if (typeof field === 'boolean' || field === null) valueUnits = 5;
-    else return undefined;
+    const valueUnits = flatValueUnits(field);
+    if (valueUnits === undefined) return undefined;
     fields += 1;
     // Newline, two spaces of indent, the quoted (at worst escaped) key, `: `, the value, `,`.
     units += 3 + key.length * 6 + 2 + 2 + valueUnits + 1;
   }
   return { lines: fields === 0 ? 1 : fields + 2, units };
+}
+
+// A flat field's JSON length bound (at worst every unit escaped); `undefined` for any other.
+function flatValueUnits(field: unknown): number | undefined {
+  if (typeof field === 'string') return field.length * 6 + 2;
+  if (typeof field === 'number') return 24;
+  if (typeof field === 'boolean' || field === null) return 5;
+  return undefined;
 }
 
 /** The rendering as one text: head, then each header line and its raw text. */

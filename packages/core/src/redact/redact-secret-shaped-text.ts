@@ -10,8 +10,9 @@ export const REDACTED = '[redacted]';
  */
 export function redactSecretShapedText(text: string): string {
   if (text.length <= SCREENED_UP_TO && !MAY_HOLD_SECRET.test(text)) return text;
-  const withoutKeys = text.includes('-----BEGIN ') ? redactPrivateKeyBlocks(text) : text;
-  return withoutKeys.replace(SECRET_SHAPES, REPLACEMENT);
+  if (text.includes('-----BEGIN '))
+    return redactPrivateKeyBlocks(text).replace(SECRET_SHAPES, REPLACEMENT);
+  return SHAPE_ANCHOR.test(text) ? text.replace(SECRET_SHAPES, REPLACEMENT) : text;
 }
 
 /**
@@ -20,7 +21,7 @@ export function redactSecretShapedText(text: string): string {
  */
 export function mayHoldSecretShape(text: string): boolean {
   if (text.length <= SCREENED_UP_TO && !MAY_HOLD_SECRET.test(text)) return false;
-  return text.includes('-----BEGIN ') || ANY_SECRET_SHAPE.test(text);
+  return text.includes('-----BEGIN ') || (SHAPE_ANCHOR.test(text) && ANY_SECRET_SHAPE.test(text));
 }
 
 // What every shape below needs, cheap to look for in a short text (an argument leaf, a path):
@@ -136,6 +137,36 @@ const SECRET_SHAPES = new RegExp(
       ')',
   ].join('|'),
   'g',
+);
+
+// A literal every branch above holds: a keyword's stem (any case), the bearer/basic word's tail,
+// `://` (userinfo, Slack hooks), `-u` (also in `--user`) or a vendor prefix. A text with none
+// holds no shape, and this alternation of short literals is scanned about twice as fast as the
+// shapes, whose branches open with lookbehinds. A new branch must add its literal here.
+const SHAPE_ANCHOR = new RegExp(
+  [
+    ...['pass', 'secret', 'token', 'api', 'access', 'private', 'credential', 'auth', 'session'].map(
+      anyCase,
+    ),
+    'earer',
+    'asic',
+    '://',
+    '-u',
+    'AKIA|ASIA|ABIA|ACCA',
+    'gh[pousr]_',
+    'github_pat_',
+    'gl(?:pat|dt|ptt|rt|cbt|ft|imt|oas|soat|agent)-',
+    'xox[abposer]-',
+    'xapp-',
+    'whsec_',
+    'AIza',
+    'pypi-',
+    'sk-',
+    '[sr]k_',
+    'hf_',
+    'npm_',
+    'eyJ',
+  ].join('|'),
 );
 
 // The same shapes without `g`, so a test keeps no `lastIndex` between calls.

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import type { FileRead, FsReadRequest } from '../fs-capability.js';
 import { copyUtf8Source } from '../bound/utf8-source.js';
 import { defineTool } from '../define-tool.js';
 import { requireArm } from '../dispatch/require-arm.js';
 import { withMedia } from '../with-media.js';
 import { pathString } from './arg-bounds.js';
-import { dropUndefined } from './drop-undefined.js';
 
 const ID = 'read_file';
 
@@ -24,10 +24,7 @@ export const readFileTool = defineTool({
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
     const fs = requireArm(ID, host.fs, 'fs');
-    const read = await fs.readFile(
-      dropUndefined({ ...args, mediaScope: ctx.mediaScope }),
-      ctx.signal,
-    );
+    const read = await fs.readFile(readRequest(args, ctx.mediaScope), ctx.signal);
     const { content, mimeType, sizeBytes, lastModified, media, matches, totalLines, more } = read;
     // Binary bytes never travel inline: the model gets the handle, the media rides step 5b.
     if (media !== undefined) {
@@ -36,9 +33,32 @@ export const readFileTool = defineTool({
       ]);
     }
     // The file's bytes ride along (unseen) so a spill writes them instead of re-encoding.
-    return copyUtf8Source(
-      read,
-      dropUndefined({ content, mimeType, sizeBytes, lastModified, matches, totalLines, more }),
-    );
+    const result: Mutable<ReadFileResult> = { content, mimeType, sizeBytes, lastModified };
+    if (matches !== undefined) result.matches = matches;
+    if (totalLines !== undefined) result.totalLines = totalLines;
+    if (more !== undefined) result.more = more;
+    return copyUtf8Source(read, result);
   },
 });
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type ReadFileResult = Omit<FileRead, 'media'>;
+
+// The request with only the keys the call has, in the schema's order: what `dropUndefined`
+// made of the spread args, without its generic per-key copy on every read.
+function readRequest(
+  args: {
+    path: string;
+    glob?: boolean | undefined;
+    offset?: number | undefined;
+    limit?: number | undefined;
+  },
+  mediaScope: string | undefined,
+): FsReadRequest {
+  const request: Mutable<FsReadRequest> = { path: args.path };
+  if (args.glob !== undefined) request.glob = args.glob;
+  if (args.offset !== undefined) request.offset = args.offset;
+  if (args.limit !== undefined) request.limit = args.limit;
+  if (mediaScope !== undefined) request.mediaScope = mediaScope;
+  return request;
+}
