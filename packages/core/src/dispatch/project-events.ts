@@ -7,6 +7,7 @@ import {
 import { ToolDispatchError } from '../errors.js';
 import { mayHoldSecretShape, redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
 import type { ToolId } from '../tool-def.js';
+import { collapseWhitespace } from './collapse-whitespace.js';
 import type { ToolDispatchEvents } from './tool-call.js';
 
 /** What the event projections are computed from. */
@@ -178,14 +179,6 @@ function summarizeText(text: string): string {
   const unchanged = collapsed === window && window === scrubbed;
   return clip(unchanged ? window : redactSecretShapedText(collapsed), MAX_SUMMARY);
 }
-
-// `\s+` → one space, replacing only what changes: a lone space (most of them) is no match, so
-// ordinary text costs a scan rather than a replacement per word.
-function collapseWhitespace(text: string): string {
-  return text.replace(WHITESPACE_TO_COLLAPSE, ' ');
-}
-
-const WHITESPACE_TO_COLLAPSE = /\s\s+|[^\S ]/g;
 
 function projectValue(value: unknown, ancestors: object[], depth: number): unknown {
   switch (typeof value) {

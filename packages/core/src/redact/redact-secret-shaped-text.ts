@@ -9,7 +9,7 @@ export const REDACTED = '[redacted]';
  * quantifiers with no required suffix after an open-ended run, so no input makes it backtrack.
  */
 export function redactSecretShapedText(text: string): string {
-  if (text.length <= SCREENED_UP_TO && !MAY_HOLD_SECRET.test(text)) return text;
+  if (text.length <= SCREENED_UP_TO && !mayHoldShortSecret(text)) return text;
   if (text.includes('-----BEGIN '))
     return redactPrivateKeyBlocks(text).replace(SECRET_SHAPES, REPLACEMENT);
   return SHAPE_ANCHOR.test(text) ? text.replace(SECRET_SHAPES, REPLACEMENT) : text;
@@ -20,7 +20,7 @@ export function redactSecretShapedText(text: string): string {
  * anywhere. A text with a `-----BEGIN ` header counts as holding one without being parsed.
  */
 export function mayHoldSecretShape(text: string): boolean {
-  if (text.length <= SCREENED_UP_TO && !MAY_HOLD_SECRET.test(text)) return false;
+  if (text.length <= SCREENED_UP_TO && !mayHoldShortSecret(text)) return false;
   return text.includes('-----BEGIN ') || (SHAPE_ANCHOR.test(text) && ANY_SECRET_SHAPE.test(text));
 }
 
@@ -30,7 +30,29 @@ export function mayHoldSecretShape(text: string): boolean {
 // shortest). A text with neither cannot match, so it skips the full scan. Longer texts take the
 // full scan at once: this screen, which retries a run at each of its starts, is for short ones.
 const SCREENED_UP_TO = 128;
-const MAY_HOLD_SECRET = /[\s:=]|[\w.-]{15}/;
+
+// `/[\s:=]|[\w.-]{15}/.test(text)` or more: any unit `\s` might be (every control unit, no-break
+// space, everything from U+1680 up) counts as one. A loop, because the regex's fixed cost is
+// several times this on an argument or a path.
+export function mayHoldShortSecret(text: string): boolean {
+  let run = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit <= 0x20 || unit === 0x3a || unit === 0x3d || unit === 0xa0 || unit >= 0x1680) {
+      return true;
+    }
+    const word =
+      (unit >= 0x61 && unit <= 0x7a) ||
+      (unit >= 0x41 && unit <= 0x5a) ||
+      (unit >= 0x30 && unit <= 0x39) ||
+      unit === 0x5f ||
+      unit === 0x2e ||
+      unit === 0x2d;
+    run = word ? run + 1 : 0;
+    if (run >= 15) return true;
+  }
+  return false;
+}
 
 // Case-insensitive keyword spelled as classes, so the vendor token shapes in the same single
 // pass stay case-sensitive (`AKIA`, not `akia`) without a second scan of the text.

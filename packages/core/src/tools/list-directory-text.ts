@@ -7,21 +7,42 @@ import type { DirectoryEntry, DirectoryListing } from '../tool-host.js';
  * bytes an entry, so the result bound showed a third of a 1000-entry page; this spends ~20.
  */
 export function listingModelText(listing: DirectoryListing, recursive: boolean): string {
-  const lines = [summaryLine(listing, recursive)];
+  // One string built in a single pass: a line array, a template per line and a regex per name
+  // cost more than the ~20 bytes each entry adds.
+  let text = summaryLine(listing, recursive);
   let group: string | undefined;
-  for (const entry of listing.entries) {
-    const cut = entry.name.lastIndexOf('/');
-    const directory = cut === -1 ? '.' : cut === 0 ? '/' : entry.name.slice(0, cut);
-    if (directory !== group) {
-      lines.push(directory.endsWith('/') ? shown(directory) : `${shown(directory)}/`);
-      group = directory;
+  const { entries } = listing;
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index] as DirectoryEntry;
+    const name = entry.name;
+    // Scanning back to the last `/` also tells whether the leaf is all printable ASCII.
+    let cut = name.length - 1;
+    let printable = true;
+    for (; cut >= 0; cut--) {
+      const unit = name.charCodeAt(cut);
+      if (unit === SLASH) break;
+      if (unit <= SPACE || unit >= DELETE) printable = false;
     }
-    lines.push(`  ${shown(entry.name.slice(cut + 1))}${suffixOf(entry)}`);
+    const directory = cut === -1 ? '.' : cut === 0 ? '/' : undefined;
+    if (directory === undefined ? name.slice(0, cut) !== group : directory !== group) {
+      group = directory ?? name.slice(0, cut);
+      text += group.endsWith('/') ? `\n${shown(group)}` : `\n${shown(group)}/`;
+    }
+    const leaf = name.slice(cut + 1);
+    // Printable ASCII holds no control character or blank: only a leading quote needs quoting.
+    text += '\n  ';
+    text += printable && leaf.charCodeAt(0) !== QUOTE ? leaf : shown(leaf);
+    text += suffixOf(entry);
   }
   if (listing.cursor !== undefined)
-    lines.push(`next page: list_directory with the same arguments and cursor "${listing.cursor}"`);
-  return lines.join('\n');
+    text += `\nnext page: list_directory with the same arguments and cursor "${listing.cursor}"`;
+  return text;
 }
+
+const SLASH = 0x2f;
+const SPACE = 0x20;
+const DELETE = 0x7f;
+const QUOTE = 0x22;
 
 function summaryLine(listing: DirectoryListing, recursive: boolean): string {
   const count = listing.entries.length;
