@@ -66,23 +66,21 @@ function anyCase(word: string): string {
     .join('');
 }
 
+// Factored where keywords share a stem (`pass…`, `secret…`, `credential…`), so a flood of
+// keywords is not re-read once per spelling. Alternation order cannot change a match: a keyword
+// must be followed by a quote, a blank or `:`/`=`, none of which continues a longer one.
 const SECRET_KEYWORDS = [
-  'password',
-  'passwd',
-  'passphrase',
-  'secret',
+  `${anyCase('pass')}(?:${anyCase('word')}|${anyCase('wd')}|${anyCase('phrase')})`,
   // `SECRET_KEY` (Django), `secret_key_base` (Rails): the keyword alone stops before its suffix.
-  'secret_key',
-  'secret_key_base',
-  'token',
-  'api_key',
-  'access_key',
-  'private_key',
-  'credential',
-  'credentials',
-  'auth_key',
-  'session_key',
-].map(anyCase);
+  `${anyCase('secret')}(?:[-_]?${anyCase('key')}(?:[-_]?${anyCase('base')})?)?`,
+  anyCase('token'),
+  anyCase('api_key'),
+  anyCase('access_key'),
+  anyCase('private_key'),
+  `${anyCase('credential')}[sS]?`,
+  anyCase('auth_key'),
+  anyCase('session_key'),
+];
 
 // A token never starts in the middle of another identifier (`task-force` is not `sk-…`). The
 // boundary is also what keeps the JWT branch linear: a failed attempt scans one run once.
@@ -91,6 +89,14 @@ const BOUNDARY = '(?<![A-Za-z0-9_-])';
 // into a name (`keys-AKIA…`, `backup_ghp_…`) is still the token. Each of these runs is bounded,
 // so an attempt at every separator stays linear.
 const AFTER_SEPARATOR = '(?<![A-Za-z0-9])';
+
+// A vendor token with its boundary checked after its first unit, not before it: `c(?<!X.)rest`
+// holds exactly where `(?<!X)c…` does, but an alternation whose branches each open with a
+// literal is skipped through fast, while one opening with a lookbehind is tried at every unit.
+function afterFirst([first, rest]: readonly [string, string], boundary: string): string {
+  // `(?<!X)` → `(?<!X.)`: the unit before the one just read.
+  return `${first}${boundary.slice(0, -1)}.)${rest}`;
+}
 
 // Values that are references or blanks, not secrets (`${DB_PASSWORD}`, `$TOKEN`, `%PW%`,
 // `<your-token>`, `{{ secrets.X }}`, `null`): masking them only loses information.
@@ -133,30 +139,30 @@ const SECRET_SHAPES = new RegExp(
     // A command-line `user:password` (`curl -u admin:pw`, `--user=admin:pw`): the user stays.
     `((?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]{1,4}|=)[^\\s:'"/]{1,128}:)${NOT_A_VALUE}[^\\s'"]{1,256}`,
     `(https://hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]{8,512}`,
-    `${AFTER_SEPARATOR}(?:` +
+    ...(
       [
-        '(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}',
-        'gh[pousr]_[A-Za-z0-9]{30,255}',
-        'github_pat_[A-Za-z0-9_]{22,255}',
-        'gl(?:pat|dt|ptt|rt|cbt|ft|imt|oas|soat|agent)-[A-Za-z0-9_-]{20,255}',
-        'xox[abposer]-[A-Za-z0-9-]{10,255}',
-        'xapp-[0-9]-[A-Za-z0-9-]{10,255}',
-        'whsec_[A-Za-z0-9]{20,255}',
-        'AIza[A-Za-z0-9_-]{30,64}',
-        'pypi-[A-Za-z0-9_-]{50,512}',
-      ].join('|') +
-      ')',
+        ['A', '(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}'],
+        ['g', 'h[pousr]_[A-Za-z0-9]{30,255}'],
+        ['g', 'ithub_pat_[A-Za-z0-9_]{22,255}'],
+        ['g', 'l(?:pat|dt|ptt|rt|cbt|ft|imt|oas|soat|agent)-[A-Za-z0-9_-]{20,255}'],
+        ['x', 'ox[abposer]-[A-Za-z0-9-]{10,255}'],
+        ['x', 'app-[0-9]-[A-Za-z0-9-]{10,255}'],
+        ['w', 'hsec_[A-Za-z0-9]{20,255}'],
+        ['A', 'Iza[A-Za-z0-9_-]{30,64}'],
+        ['p', 'ypi-[A-Za-z0-9_-]{50,512}'],
+      ] as const
+    ).map((token) => afterFirst(token, AFTER_SEPARATOR)),
     // Prefixes a word can end in (`task-force`, `desk_test_…`, `self_hf_…`) keep the full boundary,
     // as does the JWT, whose three unbounded-looking runs it keeps linear.
-    `${BOUNDARY}(?:` +
+    ...(
       [
-        'sk-[A-Za-z0-9_-]{20,512}',
-        '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,255}',
-        'hf_[A-Za-z0-9]{30,64}',
-        'npm_[A-Za-z0-9]{30,64}',
-        'eyJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,4096}\\.[A-Za-z0-9_-]{8,4096}',
-      ].join('|') +
-      ')',
+        ['s', 'k-[A-Za-z0-9_-]{20,512}'],
+        ['[sr]', 'k_(?:live|test)_[A-Za-z0-9]{10,255}'],
+        ['h', 'f_[A-Za-z0-9]{30,64}'],
+        ['n', 'pm_[A-Za-z0-9]{30,64}'],
+        ['e', 'yJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,4096}\\.[A-Za-z0-9_-]{8,4096}'],
+      ] as const
+    ).map((token) => afterFirst(token, BOUNDARY)),
   ].join('|'),
   'g',
 );
