@@ -169,8 +169,8 @@ const SECRET_SHAPES = new RegExp(
 
 // A literal every branch above holds: a keyword's stem (any case), the bearer/basic word's tail,
 // `://` (userinfo, Slack hooks), `-u` (also in `--user`) or a vendor prefix. A text with none
-// holds no shape, and this alternation of short literals is scanned about twice as fast as the
-// shapes, whose branches open with lookbehinds. A new branch must add its literal here.
+// holds no shape, and this alternation of short literals is scanned faster than the shapes
+// (a quarter to a third on ordinary text). A new branch must add its literal here.
 const SHAPE_ANCHOR = new RegExp(
   [
     ...['pass', 'secret', 'token', 'api', 'access', 'private', 'credential', 'auth', 'session'].map(
