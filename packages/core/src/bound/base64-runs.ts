@@ -58,7 +58,7 @@ function runAround(text: string, probe: number, copiedUpTo: number): Run {
   let start = probe;
   while (start > near && isBase64Unit(text.charCodeAt(start - 1))) start--;
   if (start > near || start === copiedUpTo || !isBase64Unit(text.charCodeAt(start - 1))) {
-    return { start, end: stickyEnd(RUN, text, probe), upper: undefined };
+    return { start, end: runEnd(text, probe), upper: undefined };
   }
   start = Math.max(copiedUpTo, probe - MIN + 1);
   if (start > copiedUpTo && isBase64Unit(text.charCodeAt(start - 1))) {
@@ -91,6 +91,14 @@ function looksEncoded(text: string, { start, end, upper }: Run): boolean {
     stickyEnd(NO_DIGIT, text, start) < end &&
     stickyEnd(ONLY_HEX, text, start) < end
   );
+}
+
+// Where the run through `from` ends: a short run is walked, a long one read natively.
+function runEnd(text: string, from: number): number {
+  const near = Math.min(text.length, from + NEAR);
+  let end = from;
+  while (end < near && isBase64Unit(text.charCodeAt(end))) end++;
+  return end < near ? end : stickyEnd(RUN, text, end);
 }
 
 function stickyEnd(pattern: RegExp, text: string, from: number): number {
