@@ -25,7 +25,21 @@ const piece = fc.oneof(
         'Aa',
         '09',
       ),
-      fc.constantFrom(1, 7, 63, 64, 65, 66, MIN - 3, MIN - 1, MIN, MIN + 1, MIN + 2, 2 * MIN - 1, 2 * MIN + 5),
+      fc.constantFrom(
+        1,
+        7,
+        63,
+        64,
+        65,
+        66,
+        MIN - 3,
+        MIN - 1,
+        MIN,
+        MIN + 1,
+        MIN + 2,
+        2 * MIN - 1,
+        2 * MIN + 5,
+      ),
     )
     .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length)),
 );
