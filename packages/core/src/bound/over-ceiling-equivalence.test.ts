@@ -5,10 +5,10 @@ import { overCeilingText, truncate } from './bound-for-model.js';
 import {
   measureRendering,
   planRendering,
-  sectionsFit,
   sectionsFitInPlace,
   splitSections,
 } from './render-for-model.js';
+import { legacySectionsFit } from './test-support/legacy-sections-fit.js';
 import { legacyOverCeilingText } from './test-support/legacy-over-ceiling-text.js';
 import { utf8ByteLength } from './utf8.js';
 
@@ -127,7 +127,7 @@ describe('overCeilingText, before and after sizes alone could settle a rendering
             ? { maxBytes: bytes * 4, maxLines: lines - short }
             : { maxBytes: bytes - short, maxLines: lines };
 
-          expect(sectionsFit(split, limits)).toBe(false);
+          expect(legacySectionsFit(split, limits)).toBe(false);
           expect(sectionsFitInPlace(value, limits)).toBe(false);
           expect(overCeilingText(value, limits)).not.toBeUndefined();
         },
@@ -167,7 +167,7 @@ describe('overCeilingText, before and after sizes alone could settle a rendering
           const limits = { maxBytes, maxLines };
           const split = splitSections(value);
           expect(sectionsFitInPlace(value, limits)).toBe(
-            split === undefined ? undefined : sectionsFit(split, limits),
+            split === undefined ? undefined : legacySectionsFit(split, limits),
           );
         },
       ),
@@ -178,7 +178,7 @@ describe('overCeilingText, before and after sizes alone could settle a rendering
         if (typeof value !== 'object' || value === null) continue;
         const split = splitSections(value);
         expect(sectionsFitInPlace(value, limits)).toBe(
-          split === undefined ? undefined : sectionsFit(split, limits),
+          split === undefined ? undefined : legacySectionsFit(split, limits),
         );
       }
     }
