@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldPath, foldSegment } from './floor.js';
+import { foldPath, foldSegment, isFoldedOnReadFloor } from './floor.js';
 import type { FloorContext } from './floor.js';
 import { createLevelFloor } from './floor-level.js';
 import * as legacy from './test-support/legacy-floor.js';
@@ -163,6 +163,11 @@ function legacyDecision(directory: string, name: string, context: FloorContext):
   );
 }
 
+// Today's per-entry check: the level floor must follow it too, whatever the floor grows to.
+function liveDecision(directory: string, name: string, context: FloorContext): boolean {
+  return isFoldedOnReadFloor([...foldPath(directory), foldSegment(name)], context);
+}
+
 function newDecision(directory: string, name: string, context: FloorContext): boolean {
   return createLevelFloor(foldPath(directory), context)(foldSegment(name));
 }
@@ -216,6 +221,7 @@ describe('createLevelFloor', () => {
           expect(newDecision(where, name, context), `${where} ${JSON.stringify(name)}`).toBe(
             expected,
           );
+          expect(liveDecision(where, name, context)).toBe(expected);
           if (expected) floored += 1;
         }
     // The corpus reaches both answers, and many floored cases.
@@ -231,7 +237,9 @@ describe('createLevelFloor', () => {
         (context, where, names) => {
           const onFloor = createLevelFloor(foldPath(where), context);
           return names.every(
-            (name) => onFloor(foldSegment(name)) === legacyDecision(where, name, context),
+            (name) =>
+              onFloor(foldSegment(name)) === legacyDecision(where, name, context) &&
+              onFloor(foldSegment(name)) === liveDecision(where, name, context),
           );
         },
       ),
