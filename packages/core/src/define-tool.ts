@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compileArgsFastPath } from './args-fast-path.js';
 import { ToolArgsInvalidError, type ToolArgsIssue } from './errors.js';
 import type { ToolDispatchContext } from './dispatch-context.js';
 import type { JsonSchema, PolicyTarget, ToolDef, ToolId, ToolPolicyClass } from './tool-def.js';
@@ -33,6 +34,8 @@ export function defineTool<Shape extends z.ZodRawShape, Result>(
   // JSON Schema form fails where the tool is defined. Memoised: every reader gets one object.
   let llmVisibleParams =
     input.source === 'builtin' ? undefined : toLlmVisibleParams(schema, configOnlyParams);
+  // A plain argument set is checked by a validator compiled from the schema; zod decides the rest.
+  const fastPath = compileArgsFastPath(schema);
   const def: ToolDef<z.output<z.ZodObject<Shape>>, Result> = {
     id,
     source: input.source ?? 'plugin',
@@ -44,6 +47,8 @@ export function defineTool<Shape extends z.ZodRawShape, Result>(
     configOnlyParams: Object.freeze([...configOnlyParams]),
     policy: Object.freeze({ ...input.policy }),
     parseArgs(raw: unknown) {
+      const quick = fastPath?.(raw);
+      if (quick !== undefined) return quick as z.output<z.ZodObject<Shape>>;
       const parsed = schema.safeParse(raw);
       if (parsed.success) return parsed.data;
       throw new ToolArgsInvalidError(id, toArgsIssues(parsed.error));

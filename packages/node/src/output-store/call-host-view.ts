@@ -24,18 +24,20 @@ export function withCallHostViews(host: ToolHost, store: NodeOutputStore): ToolH
   function openCallView(this: ToolHost | void): ToolHost {
     const from = this ?? base;
     const scope = new CallScope(store);
-    const view: ToolHost = {
-      ...from,
-      // A store put in place of this one (or none) keeps its own accounting.
-      ...(from.outputStore === store ? { outputStore: new CallOutputStore(store, scope) } : {}),
-      ...(from.process === undefined ? {} : { process: callProcess(from.process, scope) }),
-      // Inside a call, a nested view joins it: no way to a fresh budget from within.
-      forCall: () => view,
-    };
+    // One copy, then plain writes: conditional spreads built and copied a temporary per arm on
+    // every dispatch.
+    const view: Mutable<ToolHost> = { ...from };
+    // A store put in place of this one (or none) keeps its own accounting.
+    if (from.outputStore === store) view.outputStore = new CallOutputStore(store, scope);
+    if (from.process !== undefined) view.process = callProcess(from.process, scope);
+    // Inside a call, a nested view joins it: no way to a fresh budget from within.
+    view.forCall = () => view;
     return Object.freeze(view);
   }
   return Object.freeze(base);
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 // The call's budget, opened on its first spill: a call that spills nothing allocates none.
 class CallScope {
