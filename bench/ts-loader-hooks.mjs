@@ -1,4 +1,4 @@
-// Module hooks for the bench loader (`register.mjs`): `.js` specifiers find their `.ts`
+// Module hooks for the bench loader (`ts-loader.mjs`): `.js` specifiers find their `.ts`
 // source (NodeNext style), and TypeScript is compiled by esbuild without `keepNames`.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
