@@ -43,6 +43,27 @@ const COMPILED: Record<string, { schema: z.ZodObject; valid: Record<string, unkn
     valid: { name: ['', 'n'], size: [-1e300, 0] },
   },
   'no fields': { schema: z.strictObject({}), valid: {} },
+  // Names the generated parser must quote, not execute: quotes, backslashes, line separators.
+  'odd field names': {
+    schema: z.strictObject({
+      'a"b': z.string(),
+      'x\\y': z.boolean().optional(),
+      '\u2028': z.number().optional(),
+      '': z.string().optional(),
+      '0': z.boolean().optional(),
+      constructor: z.string().optional(),
+      '"]; throw 1; //': z.boolean().optional(),
+    }),
+    valid: {
+      'a"b': ['v'],
+      'x\\y': [true],
+      '\u2028': [1],
+      '': ['e'],
+      '0': [true],
+      constructor: ['c'],
+      '"]; throw 1; //': [false],
+    },
+  },
 };
 
 // Schemas it must leave to zod: each holds one thing the fast path does not implement.
@@ -69,6 +90,8 @@ const LEFT_TO_ZOD: Record<string, z.ZodObject> = {
   'optional with a default inside': z.strictObject({ n: z.number().default(1).optional() }),
   'a __proto__ field': z.strictObject({ ['__proto__']: z.string() }),
 };
+
+const FORMS = ['generated', 'interpreted'] as const;
 
 const EXTRA_KEYS = ['extra', '__proto__', 'constructor', 'toString', 'hasOwnProperty'];
 
@@ -125,74 +148,86 @@ describe('compileArgsFastPath', () => {
     expect(compileArgsFastPath(schema)).toBeUndefined();
   });
 
-  it.each(Object.entries(COMPILED))(
-    'accepts only what zod accepts, and returns what zod returns (%s)',
-    (_, entry) => {
-      const { schema } = entry;
-      const fast = compileArgsFastPath(schema);
-      if (fast === undefined) throw new Error('not compiled');
-      let answered = 0;
-      fc.assert(
-        fc.property(inputFor(entry), (input) => {
-          const quick = fast(input);
-          if (quick === undefined) return;
-          answered += 1;
-          const parsed = schema.safeParse(input);
-          expect(parsed.success).toBe(true);
-          expect(Object.keys(quick)).toEqual(Object.keys(parsed.data ?? {}));
-          expect(quick).toStrictEqual(parsed.data);
-          // A copy, as zod's is: later steps freeze and project it, never the caller's object.
-          expect(quick).not.toBe(input);
-        }),
-        { numRuns: 3000 },
+  it.each(
+    Object.entries(COMPILED).flatMap(([label, entry]) =>
+      FORMS.map((form) => [`${label}, ${form}`, entry, form] as const),
+    ),
+  )('accepts only what zod accepts, and returns what zod returns (%s)', (_, entry, form) => {
+    const { schema } = entry;
+    const fast = compileArgsFastPath(schema, form);
+    if (fast === undefined) throw new Error('not compiled');
+    let answered = 0;
+    fc.assert(
+      fc.property(inputFor(entry), (input) => {
+        const quick = fast(input);
+        if (quick === undefined) return;
+        answered += 1;
+        const parsed = schema.safeParse(input);
+        expect(parsed.success).toBe(true);
+        expect(Object.keys(quick)).toEqual(Object.keys(parsed.data ?? {}));
+        expect(quick).toStrictEqual(parsed.data);
+        // A copy, as zod's is: later steps freeze and project it, never the caller's object.
+        expect(quick).not.toBe(input);
+      }),
+      { numRuns: 3000 },
+    );
+    // The samples reach the accepting branch often: the equivalence above is not vacuous.
+    expect(answered).toBeGreaterThan(150);
+  });
+
+  describe.each(FORMS)('%s', (form) => {
+    it('takes the common call itself rather than handing it on', () => {
+      const fast = compileArgsFastPath(
+        COMPILED['read_file-like']?.schema ?? z.strictObject({}),
+        form,
       );
-      // The samples reach the accepting branch often: the equivalence above is not vacuous.
-      expect(answered).toBeGreaterThan(150);
-    },
-  );
-
-  it('takes the common call itself rather than handing it on', () => {
-    const fast = compileArgsFastPath(COMPILED['read_file-like']?.schema ?? z.strictObject({}));
-    expect(fast?.({ path: 'src/index.ts' })).toEqual({ path: 'src/index.ts' });
-    expect(fast?.(JSON.parse('{"path":"a","offset":0,"limit":5,"glob":false}'))).toEqual({
-      path: 'a',
-      glob: false,
-      offset: 0,
-      limit: 5,
+      expect(fast?.({ path: 'src/index.ts' })).toEqual({ path: 'src/index.ts' });
+      expect(fast?.(JSON.parse('{"path":"a","offset":0,"limit":5,"glob":false}'))).toEqual({
+        path: 'a',
+        glob: false,
+        offset: 0,
+        limit: 5,
+      });
     });
-  });
 
-  it('hands on what zod shapes or refuses: unknown keys, undefined values, bounds, non-integers', () => {
-    const fast = compileArgsFastPath(COMPILED['read_file-like']?.schema ?? z.strictObject({}));
-    for (const input of [
-      { path: 'a', extra: 1 },
-      JSON.parse('{"path":"a","__proto__":{"glob":true}}'),
-      { path: 'a', glob: undefined },
-      { path: '' },
-      { path: 'x'.repeat(4097) },
-      { path: 'a', offset: -1 },
-      { path: 'a', offset: 1.5 },
-      { path: 'a', limit: 0 },
-      { path: 'a', offset: 2 ** 53 },
-      { path: 'a', glob: 'true' },
-      { path: 1 },
-      [],
-      null,
-      'path',
-    ]) {
-      expect(fast?.(input)).toBeUndefined();
-    }
-  });
+    it('hands on what zod shapes or refuses: unknown keys, undefined values, bounds, non-integers', () => {
+      const fast = compileArgsFastPath(
+        COMPILED['read_file-like']?.schema ?? z.strictObject({}),
+        form,
+      );
+      for (const input of [
+        { path: 'a', extra: 1 },
+        JSON.parse('{"path":"a","__proto__":{"glob":true}}'),
+        { path: 'a', glob: undefined },
+        { path: '' },
+        { path: 'x'.repeat(4097) },
+        { path: 'a', offset: -1 },
+        { path: 'a', offset: 1.5 },
+        { path: 'a', limit: 0 },
+        { path: 'a', offset: 2 ** 53 },
+        { path: 'a', glob: 'true' },
+        { path: 1 },
+        [],
+        null,
+        'path',
+      ]) {
+        expect(fast?.(input)).toBeUndefined();
+      }
+    });
 
-  it('reads a field once: a getter cannot pass one value to the check and another on', () => {
-    const fast = compileArgsFastPath(COMPILED['strip, unbounded']?.schema ?? z.strictObject({}));
-    let reads = 0;
-    const input = {
-      get name() {
-        reads += 1;
-        return reads === 1 ? 'checked' : 42;
-      },
-    };
-    expect(fast?.(input)).toEqual({ name: 'checked' });
+    it('reads a field once: a getter cannot pass one value to the check and another on', () => {
+      const fast = compileArgsFastPath(
+        COMPILED['strip, unbounded']?.schema ?? z.strictObject({}),
+        form,
+      );
+      let reads = 0;
+      const input = {
+        get name() {
+          reads += 1;
+          return reads === 1 ? 'checked' : 42;
+        },
+      };
+      expect(fast?.(input)).toEqual({ name: 'checked' });
+    });
   });
 });
