@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { compileArgsFastPath } from './args-fast-path.js';
+import { INHERITS_NOTHING } from './inherits-nothing.js';
 
 // Schemas the fast path takes (every field kind and check kind it knows, strict and strip), each
 // with values its fields accept, so the samples below are often valid and the fast path answers.
@@ -133,6 +134,11 @@ function inputFor({ schema, valid }: (typeof COMPILED)[string]): fc.Arbitrary<un
   return fc.oneof(
     { weight: 12, arbitrary: plain },
     { weight: 1, arbitrary: plain.map((value) => Object.assign(Object.create(null), value)) },
+    // An effective argument set as the dispatch builds one.
+    {
+      weight: 2,
+      arbitrary: plain.map((value) => Object.assign(Object.create(INHERITS_NOTHING), value)),
+    },
     { weight: 1, arbitrary: plain.map((value) => Object.assign(Object.create(value), {})) },
     { weight: 1, arbitrary: plain.map((value) => Object.values(value)) },
     { weight: 1, arbitrary: fc.anything() },

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 
+import { INHERITS_NOTHING } from './inherits-nothing.js';
+
 /**
  * What zod would return for `raw`, or `undefined` when the fast path cannot tell: the caller then
  * asks zod itself, which gives every error (and every answer this does not know how to give).
@@ -74,7 +76,8 @@ function generateParser(fields: readonly Field[], strict: boolean): ArgsFastPath
     'return function parseArgsFast(input) {',
     '  if (typeof input !== "object" || input === null) return undefined;',
     '  const prototype = getPrototypeOf(input);',
-    '  if (prototype !== objectPrototype && prototype !== null) return undefined;',
+    '  if (prototype !== objectPrototype && prototype !== null && prototype !== inheritsNothing)',
+    '    return undefined;',
   ];
   if (strict) {
     const known = names.map((name) => `key !== ${name}`).join(' && ');
@@ -94,14 +97,22 @@ function generateParser(fields: readonly Field[], strict: boolean): ArgsFastPath
     );
   });
   lines.push('  return output;', '};');
-  const build = new Function('getPrototypeOf', 'objectPrototype', 'accepts', lines.join('\n')) as (
+  const build = new Function(
+    'getPrototypeOf',
+    'objectPrototype',
+    'inheritsNothing',
+    'accepts',
+    lines.join('\n'),
+  ) as (
     getPrototypeOf: (value: object) => unknown,
     objectPrototype: object,
+    inheritsNothing: object,
     accepts: readonly ((value: unknown) => boolean)[],
   ) => ArgsFastPath;
   return build(
     Object.getPrototypeOf,
     Object.prototype,
+    INHERITS_NOTHING,
     fields.map(({ accepts }) => accepts),
   );
 }
@@ -118,9 +129,11 @@ function parseFast(
   raw: unknown,
 ): Record<string, unknown> | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  // A plain object only (JSON's): arrays, class instances and exotic objects go to zod.
+  // A plain object only (JSON's, or an effective set): arrays, class instances and exotic
+  // objects go to zod.
   const prototype: unknown = Object.getPrototypeOf(raw);
-  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  if (prototype !== Object.prototype && prototype !== null && prototype !== INHERITS_NOTHING)
+    return undefined;
   const input = raw as Record<string, unknown>;
   if (strict) {
     for (const key in input) if (!isFieldKey(fields, key)) return undefined;

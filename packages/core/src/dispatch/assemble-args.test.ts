@@ -54,7 +54,14 @@ describe('assembleArgs', () => {
       });
 
       expect(Object.keys(effective)).toEqual(['text']);
-      expect(Object.getPrototypeOf(effective)).toBeNull();
+      // Its one prototype is empty, frozen and has none itself: nothing is inherited.
+      const prototype: unknown = Object.getPrototypeOf(effective);
+      expect(effective instanceof Object).toBe(false);
+      expect(Reflect.ownKeys(prototype as object)).toEqual([]);
+      expect(Object.isFrozen(prototype)).toBe(true);
+      expect(Object.getPrototypeOf(prototype)).toBeNull();
+      expect(effective['toString']).toBeUndefined();
+      expect(effective['hasOwnProperty']).toBeUndefined();
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     },
   );

@@ -1,5 +1,6 @@
 import type { ToolNodeConfig } from '../dispatch-context.js';
 import { ToolArgsInvalidError } from '../errors.js';
+import { INHERITS_NOTHING } from '../inherits-nothing.js';
 import type { RegisteredTool } from './registered-tool.js';
 
 /**
@@ -12,8 +13,8 @@ export function assembleArgs(
   modelArgs: unknown,
   config: ToolNodeConfig,
 ): Record<string, unknown> {
-  // A null prototype: no key, whatever its name, can reach Object.prototype.
-  const effective: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  // Nothing inherited: no key, whatever its name, can reach Object.prototype.
+  const effective = Object.create(INHERITS_NOTHING) as Record<string, unknown>;
   if (modelArgs !== undefined) {
     if (!isRecord(modelArgs)) throw new ToolArgsInvalidError(tool.def.id, ['(root)']);
     copyInto(effective, modelArgs, tool.configOnly);
