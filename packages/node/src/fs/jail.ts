@@ -9,6 +9,7 @@ import type { DirectoryRef } from './descriptor-path.js';
 import { fsFailure } from './fs-error.js';
 import { isOnReadFloor, isOnWriteFloor } from './floor.js';
 import type { FloorContext } from './floor.js';
+import { createReadFloorJudge } from './read-floor-judge.js';
 import { isInside, resolveRequestedPath, segmentsBelow } from './requested-path.js';
 import {
   checkKind,
@@ -113,7 +114,8 @@ export async function createJail(options: JailOptions): Promise<Jail> {
     return best;
   };
 
-  const verifyDescriptor = createVerifyDescriptor(roots, floor);
+  const onReadFloor = createReadFloorJudge(floor);
+  const verifyDescriptor = createVerifyDescriptor(roots, onReadFloor);
 
   const verify = async (
     toolId: ToolId,
@@ -131,7 +133,7 @@ export async function createJail(options: JailOptions): Promise<Jail> {
     target: string,
     hop: number,
   ): { base: JailRoot; segments: string[] } => {
-    if (isOnReadFloor(target, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+    if (onReadFloor(target)) throw new ToolPolicyError(toolId, 'protected_path');
     // Only the model's own path is a recoverable scope escape; a symlink in the workspace
     // that points out of it is a refusal the model cannot fix by asking again.
     const base = containing(toolId, target, 'read', hop === 0 ? 'scope_escape' : 'symlink_refused');

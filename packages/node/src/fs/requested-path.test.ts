@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInside, resolveRequestedPath, segmentsBelow } from './requested-path.js';
 
@@ -37,5 +38,27 @@ describe('segmentsBelow', () => {
   it('lists the components under the base', () => {
     expect(segmentsBelow('/w/app', '/w/app/a/b')).toEqual(['a', 'b']);
     expect(segmentsBelow('/w/app', '/w/app')).toEqual([]);
+  });
+
+  // The split is path.relative's answer wherever the slice applies, and path.relative answers
+  // the rest: unnormalised spellings, a root base, a trailing separator.
+  it.each([
+    ['/w/app', '/w/app/a/b'],
+    ['/w/app', '/w/app'],
+    ['/', '/a/b'],
+    ['/', '/'],
+    ['/w/app/', '/w/app/a'],
+    ['/w/app', '/w/app/a//b'],
+    ['/w/app', '/w/app/a/./b'],
+    ['/w/app', '/w/app/a/../b'],
+    ['/w/app', '/w/app/a/'],
+    ['/w/app', '/w/app/..a/.b./...'],
+    ['/w/./app', '/w/app/a'],
+  ])('agrees with path.relative: %s, %s', (base, target) => {
+    const expected = path
+      .relative(base, target)
+      .split(path.sep)
+      .filter((segment) => segment !== '');
+    expect(segmentsBelow(base, target)).toEqual(expected);
   });
 });

@@ -31,6 +31,16 @@ export function isInside(base: string, target: string): boolean {
 
 /** The segments of `target` below `base` (which contains it). */
 export function segmentsBelow(base: string, target: string): string[] {
+  if (target === base) return [];
+  // Both come normalised (a root's real path, `path.resolve`'s output): the segments are what
+  // follows the base's separator, split. `path.relative` resolves both again, microseconds a
+  // read; it still answers any pair where a `.`, `..` or doubled separator is left to resolve.
+  const prefix = base.endsWith(path.sep) ? base : base + path.sep;
+  if (target.startsWith(prefix)) {
+    const segments = target.slice(prefix.length).split(path.sep);
+    if (segments.every((segment) => segment !== '' && segment !== '.' && segment !== '..'))
+      return segments;
+  }
   return path
     .relative(base, target)
     .split(path.sep)

@@ -8,9 +8,8 @@ import type { ToolId } from '@toolhost/core';
 import { childPath, descriptorPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';
 import { fsFailure } from './fs-error.js';
-import { isOnReadFloor } from './floor.js';
-import type { FloorContext } from './floor.js';
 import type { OpenedEntry } from './jail.js';
+import type { ReadFloorJudge } from './read-floor-judge.js';
 import { isInside } from './requested-path.js';
 import { DIRECTORY_FLAGS } from './walk-components.js';
 
@@ -43,7 +42,7 @@ export type VerifyDescriptor = (
  */
 export function createVerifyDescriptor(
   roots: readonly VerifiedRoot[],
-  floor: FloorContext,
+  onReadFloor: ReadFloorJudge,
 ): VerifyDescriptor {
   return (toolId, fd, opened, mode) => {
     const real = descriptorPath(fd, opened);
@@ -54,8 +53,7 @@ export function createVerifyDescriptor(
       )
     )
       throw new ToolPolicyError(toolId, 'symlink_refused');
-    if (mode === 'read' && isOnReadFloor(real, floor))
-      throw new ToolPolicyError(toolId, 'protected_path');
+    if (mode === 'read' && onReadFloor(real)) throw new ToolPolicyError(toolId, 'protected_path');
     // fstat of an open descriptor reads the in-memory inode: no thread-pool hop.
     return { path: real, stats: fstatSync(fd) };
   };
