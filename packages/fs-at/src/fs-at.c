@@ -181,6 +181,29 @@ static napi_value read_files(napi_env env, napi_callback_info info) {
 // Slots per name in statEntries' output, in this order (see FS_AT_STAT in index.js).
 #define STAT_SLOTS 8
 
+// One name's run of STAT_SLOTS doubles: status (0, -errno or STATUS_BAD_NAME), then what
+// lstat gives (see statEntries).
+static void stat_one(int dirfd, const char *name, size_t length, double *slot) {
+  memset(slot, 0, STAT_SLOTS * sizeof *slot);
+  if (!valid_name(name, length)) {
+    slot[0] = STATUS_BAD_NAME;
+    return;
+  }
+  // AT_SYMLINK_NOFOLLOW: a symlink is reported as itself, never the file it points to.
+  struct stat entry;
+  if (fstatat(dirfd, name, &entry, AT_SYMLINK_NOFOLLOW) != 0) {
+    slot[0] = -errno;
+    return;
+  }
+  slot[1] = (double)entry.st_mode;
+  slot[2] = (double)entry.st_size;
+  slot[3] = (double)entry.st_mtim.tv_sec;
+  slot[4] = (double)entry.st_mtim.tv_nsec;
+  slot[5] = (double)entry.st_ino;
+  slot[6] = (double)entry.st_dev;
+  slot[7] = (double)entry.st_nlink;
+}
+
 // statEntries(dirfd, names, start, end, out) -> end. For each names[i], start <= i < end, the
 // k-th run of STAT_SLOTS doubles of out (k = i - start) is: status (0, -errno or
 // STATUS_BAD_NAME), st_mode, st_size, mtime seconds, mtime nanoseconds, st_ino, st_dev,
@@ -228,26 +251,78 @@ static napi_value stat_entries(napi_env env, napi_callback_info info) {
         napi_typeof(env, element, &type) != napi_ok || type != napi_string ||
         napi_get_value_string_utf8(env, element, name, sizeof name, &length) != napi_ok)
       return throw_type_error(env, "statEntries: names must be strings");
-    double *slot = out + STAT_SLOTS * (index - start);
-    memset(slot, 0, STAT_SLOTS * sizeof *slot);
-    if (!valid_name(name, length)) {
-      slot[0] = STATUS_BAD_NAME;
-      continue;
-    }
-    // AT_SYMLINK_NOFOLLOW: a symlink is reported as itself, never the file it points to.
-    struct stat entry;
-    if (fstatat(dirfd, name, &entry, AT_SYMLINK_NOFOLLOW) != 0) {
-      slot[0] = -errno;
-      continue;
-    }
-    slot[1] = (double)entry.st_mode;
-    slot[2] = (double)entry.st_size;
-    slot[3] = (double)entry.st_mtim.tv_sec;
-    slot[4] = (double)entry.st_mtim.tv_nsec;
-    slot[5] = (double)entry.st_ino;
-    slot[6] = (double)entry.st_dev;
-    slot[7] = (double)entry.st_nlink;
+    stat_one(dirfd, name, length, out + STAT_SLOTS * (index - start));
   }
+
+  napi_value result;
+  if (napi_create_uint32(env, (uint32_t)end, &result) != napi_ok) return NULL;
+  return result;
+}
+
+// statJoined(dirfd, joined, count, start, end, out) -> end: statEntries over the names of
+// `joined`, which holds exactly `count` names, each ended by a NUL but the last. One string
+// crosses into C for a whole level instead of one per name (~170 ns each, a tenth of a
+// listing's lookups). A name holding a NUL would shift every later one: `joined` must then
+// split into another count, and is refused before anything is looked up.
+static napi_value stat_joined(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 6)
+    return throw_type_error(env, "statJoined: six arguments expected");
+
+  int32_t dirfd;
+  napi_valuetype type;
+  if (napi_typeof(env, argv[0], &type) != napi_ok || type != napi_number ||
+      napi_get_value_int32(env, argv[0], &dirfd) != napi_ok || dirfd < 0)
+    return throw_type_error(env, "statJoined: dirfd must be a descriptor");
+
+  size_t bytes;
+  if (napi_typeof(env, argv[1], &type) != napi_ok || type != napi_string ||
+      napi_get_value_string_utf8(env, argv[1], NULL, 0, &bytes) != napi_ok)
+    return throw_type_error(env, "statJoined: joined must be a string");
+
+  size_t count, start, end;
+  if (!get_size(env, argv[2], &count) || !get_size(env, argv[3], &start) ||
+      !get_size(env, argv[4], &end) || start > end || end > count)
+    return throw_type_error(env, "statJoined: start and end must lie within the count");
+
+  bool is_typed;
+  napi_typedarray_type array_type;
+  size_t slots;
+  void *data;
+  if (napi_is_typedarray(env, argv[5], &is_typed) != napi_ok || !is_typed ||
+      napi_get_typedarray_info(env, argv[5], &array_type, &slots, &data, NULL, NULL) !=
+          napi_ok ||
+      array_type != napi_float64_array || slots / STAT_SLOTS < end - start)
+    return throw_type_error(env, "statJoined: out must be a Float64Array of eight slots a name");
+  double *out = data;
+
+  char *text = malloc(bytes + 1);
+  if (text == NULL) return throw_type_error(env, "statJoined: out of memory");
+  size_t length;
+  if (napi_get_value_string_utf8(env, argv[1], text, bytes + 1, &length) != napi_ok ||
+      length != bytes) {
+    free(text);
+    return throw_type_error(env, "statJoined: joined must be a string");
+  }
+  // The count first: a mismatch means the names are not the ones the caller counted.
+  size_t pieces = count == 0 ? 0 : 1;
+  for (size_t at = 0; at < length; at += 1)
+    if (text[at] == '\0') pieces += 1;
+  if (pieces != count || (count == 0 && length != 0)) {
+    free(text);
+    return throw_type_error(env, "statJoined: joined must hold exactly count names");
+  }
+
+  size_t at = 0;
+  for (size_t index = 0; index < end; index += 1) {
+    // Each name is NUL-ended in place (the last by the terminator the conversion wrote).
+    const char *name = text + at;
+    size_t name_length = strlen(name);
+    at += name_length + 1;
+    if (index >= start) stat_one(dirfd, name, name_length, out + STAT_SLOTS * (index - start));
+  }
+  free(text);
 
   napi_value result;
   if (napi_create_uint32(env, (uint32_t)end, &result) != napi_ok) return NULL;
@@ -475,6 +550,7 @@ static int export_function(napi_env env, napi_value exports, const char *name,
 NAPI_MODULE_INIT() {
   if (!export_function(env, exports, "readFiles", read_files) ||
       !export_function(env, exports, "statEntries", stat_entries) ||
+      !export_function(env, exports, "statJoined", stat_joined) ||
       !export_function(env, exports, "readEntries", read_entries) ||
       !export_function(env, exports, "listEntries", list_entries))
     return NULL;

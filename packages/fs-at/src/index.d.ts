@@ -44,6 +44,21 @@ export interface FsAtAddon {
     out: Float64Array,
   ): number;
   /**
+   * `statEntries(dirfd, names, start, end, out)` with the names given as one string,
+   * `names.join("\0")`, and their count: one string crosses into C for a whole directory
+   * instead of one per name. The same answers for the same names. Throws a TypeError, before
+   * looking anything up, when `joined` does not split into exactly `count` names (a name that
+   * holds a NUL), or for a bad argument as `statEntries` does.
+   */
+  statJoined(
+    dirfd: number,
+    joined: string,
+    count: number,
+    start: number,
+    end: number,
+    out: Float64Array,
+  ): number;
+  /**
    * Reads the entries of the directory `dirfd` is open on: opens it again as `"."` relative to
    * `dirfd` (the same inode, never a path), reads it to the end and closes it. Gives
    * `[name, type, name, type, …]` in the kernel's order without `.` and `..`, each type one of

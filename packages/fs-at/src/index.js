@@ -43,14 +43,13 @@ function load() {
   if (process.platform !== 'linux') return undefined;
   try {
     const binding = createRequire(import.meta.url)(ADDON_PATH);
-    const { readFiles, statEntries, readEntries, listEntries } = binding ?? {};
-    if (
-      [readFiles, statEntries, readEntries, listEntries].some((call) => typeof call !== 'function')
-    )
-      return undefined;
+    const { readFiles, statEntries, statJoined, readEntries, listEntries } = binding ?? {};
+    const calls = [readFiles, statEntries, statJoined, readEntries, listEntries];
+    if (calls.some((call) => typeof call !== 'function')) return undefined;
     return Object.freeze({
       readFiles,
       statEntries,
+      statJoined,
       readEntries,
       listEntries,
       status: FS_AT_STATUS,

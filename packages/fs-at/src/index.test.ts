@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
 import {
   closeSync,
@@ -274,6 +275,70 @@ describe.runIf(process.platform === 'linux')('statEntries', () => {
     expect(out[FS_AT_STAT.status]).toBe(0);
     expect(out[FS_AT_STAT.size]).toBe(5);
     expect(out[FS_AT_STAT.slots + FS_AT_STAT.status]).toBe(7);
+  });
+
+  // Every kind of name statEntries meets: entries of each type, gone ones, refused ones,
+  // non-ASCII, a lone surrogate, the longest and one past it.
+  const NAMES = [
+    'a.txt',
+    'link.txt',
+    'link-dir',
+    'dangling',
+    'hard.txt',
+    'sub',
+    'fifo',
+    'socket',
+    'gone.txt',
+    '..',
+    '.',
+    '',
+    'sub/inner.txt',
+    'é.txt',
+    '\ud800',
+    'y'.repeat(255),
+    'y'.repeat(256),
+  ];
+
+  it('statJoined answers as statEntries for the same names, over any window', () => {
+    const joinedOut = new Float64Array(out.length);
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...NAMES), { maxLength: 16 }),
+        fc.nat(),
+        fc.nat(),
+        (names, a, b) => {
+          const start = names.length === 0 ? 0 : a % (names.length + 1);
+          const end = start + (names.length === 0 ? 0 : b % (names.length - start + 1));
+          out.fill(7);
+          joinedOut.fill(7);
+          expect(addon.statEntries(dirfd, names, start, end, out)).toBe(end);
+          expect(
+            addon.statJoined(dirfd, names.join('\0'), names.length, start, end, joinedOut),
+          ).toBe(end);
+          expect([...joinedOut]).toEqual([...out]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('statJoined refuses names it cannot count, before looking anything up', () => {
+    out.fill(7);
+    const calls: (() => unknown)[] = [
+      // A name holding a NUL splits into two: the count no longer matches.
+      () => addon.statJoined(dirfd, ['a.txt\0/..', 'sub'].join('\0'), 2, 0, 2, out),
+      () => addon.statJoined(dirfd, 'a.txt', 0, 0, 0, out),
+      () => addon.statJoined(dirfd, 'a.txt\0sub', 3, 0, 1, out),
+      () => addon.statJoined(dirfd, 'a.txt', 1, 0, 2, out),
+      () => addon.statJoined(dirfd, 'a.txt', 1, 1, 0, out),
+      () => addon.statJoined(-100, 'a.txt', 1, 0, 1, out),
+      () => addon.statJoined(dirfd, ['a.txt'] as unknown as string, 1, 0, 1, out),
+      () => addon.statJoined(dirfd, 'a.txt', 1, 0, 1, new Float64Array(FS_AT_STAT.slots - 1)),
+      () => Reflect.apply(addon.statJoined, addon, [dirfd, 'a.txt', 1]),
+    ];
+    for (const call of calls) expect(call).toThrow(TypeError);
+    expect(out.every((value) => value === 7)).toBe(true);
+    expect(addon.statJoined(dirfd, '', 0, 0, 0, out)).toBe(0);
   });
 
   it('leaves the descriptor count unchanged after 10 000 lookups, failures included', () => {

@@ -24,7 +24,12 @@ export function listingModelText(listing: DirectoryListing, recursive: boolean):
       if (unit <= SPACE || unit >= DELETE) printable = false;
     }
     const directory = cut === -1 ? '.' : cut === 0 ? '/' : undefined;
-    if (directory === undefined ? name.slice(0, cut) !== group : directory !== group) {
+    // `name.slice(0, cut) === group`, told without cutting a string for every entry.
+    const sameGroup =
+      directory === undefined
+        ? group !== undefined && group.length === cut && name.startsWith(group)
+        : directory === group;
+    if (!sameGroup) {
       group = directory ?? name.slice(0, cut);
       text += group.endsWith('/') ? `\n${shown(group)}` : `\n${shown(group)}/`;
     }

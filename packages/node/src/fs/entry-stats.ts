@@ -62,7 +62,7 @@ const ENOENT = 2;
 
 /**
  * The lstat of the names of `directory`, each relative to its descriptor: through the addon's
- * `statEntries` (`fstatat`, a batch per call), or `lstatSync` through procfs without it.
+ * `statJoined` (`fstatat`, a batch per call), or `lstatSync` through procfs without it.
  */
 export function createLevelStat(
   directory: DirectoryRef,
@@ -101,8 +101,11 @@ function nodeLookUp(directory: DirectoryRef, names: readonly string[]): LookUp {
 function nativeLookUp(directory: DirectoryRef, names: readonly string[], addon: FsAtAddon): LookUp {
   const { slots, status, mode, size, mtimeSec, mtimeNsec, ino, dev, nlink } = addon.stat;
   const out = new Float64Array(slots * Math.min(MAX_BATCH, names.length));
+  // The level's names cross into C as one string, joined once: not one conversion per name.
+  let joined: string | undefined;
   return (start, end) => {
-    addon.statEntries(directory.fd, names, start, end, out);
+    joined ??= names.join('\0');
+    addon.statJoined(directory.fd, joined, names.length, start, end, out);
     const looked: Looked[] = [];
     for (let index = start, at = 0; index < end; index += 1, at += slots) {
       const failed = out[at + status];
