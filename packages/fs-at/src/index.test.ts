@@ -177,6 +177,17 @@ describe.runIf(process.platform === 'linux')('statEntries', () => {
     });
   };
   const kind = (mode: number) => mode & constants.S_IFMT;
+  // One entry of each kind the directory below holds.
+  const ENTRIES = [
+    'a.txt',
+    'link.txt',
+    'link-dir',
+    'dangling',
+    'hard.txt',
+    'sub',
+    'fifo',
+    'socket',
+  ];
 
   beforeAll(async () => {
     const loaded = loadFsAt();
@@ -205,16 +216,7 @@ describe.runIf(process.platform === 'linux')('statEntries', () => {
   });
 
   it('gives what lstat gives for every kind of entry, byte for byte', () => {
-    const names = [
-      'a.txt',
-      'link.txt',
-      'link-dir',
-      'dangling',
-      'hard.txt',
-      'sub',
-      'fifo',
-      'socket',
-    ];
+    const names = ENTRIES;
 
     const expected = names.map((name) => {
       const { mode, size, mtimeMs, ino, dev, nlink } = lstatSync(path.join(directory, name));
@@ -280,14 +282,7 @@ describe.runIf(process.platform === 'linux')('statEntries', () => {
   // Every kind of name statEntries meets: entries of each type, gone ones, refused ones,
   // non-ASCII, a lone surrogate, the longest and one past it.
   const NAMES = [
-    'a.txt',
-    'link.txt',
-    'link-dir',
-    'dangling',
-    'hard.txt',
-    'sub',
-    'fifo',
-    'socket',
+    ...ENTRIES,
     'gone.txt',
     '..',
     '.',
