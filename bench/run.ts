@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { cpus, loadavg, release } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,6 @@ import type { BenchRow } from './bench-row.js';
 // Workspace packages resolve to their TypeScript sources only under the `source` condition;
 // without it Node would look for an unbuilt dist/. Re-run once with it.
 if (!process.execArgv.includes('--conditions=source')) {
-  const { spawnSync } = await import('node:child_process');
   const child = spawnSync(
     process.execPath,
     ['--conditions=source', ...process.execArgv, ...process.argv.slice(1)],
@@ -45,6 +45,9 @@ for (const name of names) {
 }
 const rows: BenchRow[] = [];
 for (const module of modules) if (module.run !== undefined) rows.push(...(await module.run()));
+// Whatever the earlier rows left dirty is written back first, so the flusher does not wake in
+// the middle of the rows that time writes of their own.
+spawnSync('sync', { stdio: 'ignore' });
 for (const module of modules)
   if (module.runLast !== undefined) rows.push(...(await module.runLast()));
 
