@@ -6,6 +6,7 @@ import type { NodeMediaStore } from '../media-store/create-media-store.js';
 import { decodeText } from './decode-text.js';
 import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';
 import { readGlob } from './glob-read.js';
+import { isoTimestamp } from './iso-timestamp.js';
 import type { Jail, OpenedFile } from './jail.js';
 import { mimeTypeOf } from './mime-type.js';
 import { descriptorReader, type PositionalReader } from './read-descriptor.js';
@@ -86,7 +87,8 @@ async function readOpened(
 ): Promise<FileRead> {
   const { stats } = opened;
   const handle = descriptorReader(opened.fd);
-  const lastModified = stats.mtime.toISOString();
+  // `stats.mtime.toISOString()` without the Date: the same text, formatted from `mtimeMs`.
+  const lastModified = isoTimestamp(stats.mtimeMs);
   const paged = request.offset !== undefined || request.limit !== undefined;
   // A whole read within the cap reads the file in one go and sniffs its head; anything else
   // sniffs first, so a paged text read can stream a spill larger than the cap a page at a time.
