@@ -86,6 +86,7 @@ export { withMedia } from './with-media.js';
 export type { MediaEnvelope } from './with-media.js';
 export { defineTool, toArgsIssues } from './define-tool.js';
 export type { DefineToolInput } from './define-tool.js';
+export { INHERITS_NOTHING } from './inherits-nothing.js';
 export { createToolRegistry } from './registry.js';
 export type { ToolRegistry, ToolRegistryOptions } from './registry.js';
 export type {
