@@ -742,3 +742,21 @@ async function claimIdOf(store: EffectJournal): Promise<string> {
   if (state.kind !== 'prepared') throw new Error(`expected a prepared claim, got ${state.kind}`);
   return state.claimId;
 }
+
+describe('journalBracket: a hand-written parseArgs', () => {
+  // A ToolDef not made by defineTool may hand the effective set back as its args: the identity
+  // digest must still encode it (it inherits nothing, as a plain object's data does).
+  it('journals a call whose parseArgs returns the effective argument set itself', async () => {
+    const store = createMemoryEffectJournal();
+    const { tool, calls } = effectTool({ run: async () => ({ sent: true }) });
+    const identity = { ...tool, parseArgs: (raw: unknown) => raw };
+    const registry = createToolRegistry({ tools: [identity], host: {} });
+
+    const first = await registry.dispatch(CALL, journalContext(store));
+    const second = await registry.dispatch(CALL, journalContext(store));
+
+    expect(calls).toHaveLength(1);
+    expect(first.journal?.status).toBe('settled');
+    expect(second.journal?.status).toBe('replayed');
+  });
+});

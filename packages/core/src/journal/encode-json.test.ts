@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { INHERITS_NOTHING } from '../inherits-nothing.js';
 import { encodeJson } from './encode-json.js';
 
 describe('encodeJson', () => {
@@ -24,6 +25,14 @@ describe('encodeJson', () => {
     expect(encodeJson({ a: shared, b: shared }, { sortKeys: true })).toBe(
       '{"a":{"x":1},"b":{"x":1}}',
     );
+  });
+
+  it('encodes an object without a prototype, or inheriting nothing, as its plain copy', () => {
+    const plain = { b: 1, a: ['x'] };
+    for (const prototype of [null, INHERITS_NOTHING]) {
+      const value = Object.assign(Object.create(prototype) as object, plain);
+      expect(encodeJson(value, { sortKeys: true })).toBe(encodeJson(plain, { sortKeys: true }));
+    }
   });
 
   const cyclic: Record<string, unknown> = {};

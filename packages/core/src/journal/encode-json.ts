@@ -1,3 +1,5 @@
+import { INHERITS_NOTHING } from '../inherits-nothing.js';
+
 /** How `encodeJson` writes an object's keys. */
 export interface EncodeJsonOptions {
   /** Sort keys in UTF-16 code-unit order: the canonical form an identity is digested from. */
@@ -71,7 +73,10 @@ function encodeObject(
   ancestors: Set<object>,
 ): string | undefined {
   const prototype: unknown = Object.getPrototypeOf(object);
-  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  // A plain object, one without a prototype, or an effective argument set (which inherits
+  // nothing): data only. Anything else is a class instance JSON would misread.
+  if (prototype !== Object.prototype && prototype !== null && prototype !== INHERITS_NOTHING)
+    return undefined;
   const keys = Object.keys(object);
   if (sortKeys) keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const members: string[] = [];
