@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-import { INHERITS_NOTHING } from './inherits-nothing.js';
+import { inheritsOnlyData } from './inherits-nothing.js';
 
 /**
  * What zod would return for `raw`, or `undefined` when the fast path cannot tell: the caller then
@@ -75,9 +75,7 @@ function generateParser(fields: readonly Field[], strict: boolean): ArgsFastPath
     '"use strict";',
     'return function parseArgsFast(input) {',
     '  if (typeof input !== "object" || input === null) return undefined;',
-    '  const prototype = getPrototypeOf(input);',
-    '  if (prototype !== objectPrototype && prototype !== null && prototype !== inheritsNothing)',
-    '    return undefined;',
+    '  if (!inheritsOnlyData(input)) return undefined;',
   ];
   if (strict) {
     const known = names.map((name) => `key !== ${name}`).join(' && ');
@@ -97,22 +95,12 @@ function generateParser(fields: readonly Field[], strict: boolean): ArgsFastPath
     );
   });
   lines.push('  return output;', '};');
-  const build = new Function(
-    'getPrototypeOf',
-    'objectPrototype',
-    'inheritsNothing',
-    'accepts',
-    lines.join('\n'),
-  ) as (
-    getPrototypeOf: (value: object) => unknown,
-    objectPrototype: object,
-    inheritsNothing: object,
+  const build = new Function('inheritsOnlyData', 'accepts', lines.join('\n')) as (
+    isData: (value: object) => boolean,
     accepts: readonly ((value: unknown) => boolean)[],
   ) => ArgsFastPath;
   return build(
-    Object.getPrototypeOf,
-    Object.prototype,
-    INHERITS_NOTHING,
+    inheritsOnlyData,
     fields.map(({ accepts }) => accepts),
   );
 }
@@ -129,11 +117,8 @@ function parseFast(
   raw: unknown,
 ): Record<string, unknown> | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  // A plain object only (JSON's, or an effective set): arrays, class instances and exotic
-  // objects go to zod.
-  const prototype: unknown = Object.getPrototypeOf(raw);
-  if (prototype !== Object.prototype && prototype !== null && prototype !== INHERITS_NOTHING)
-    return undefined;
+  // Data only (JSON's, or an effective set): arrays, class instances and exotic objects go to zod.
+  if (!inheritsOnlyData(raw)) return undefined;
   const input = raw as Record<string, unknown>;
   if (strict) {
     for (const key in input) if (!isFieldKey(fields, key)) return undefined;

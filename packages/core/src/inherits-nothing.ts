@@ -6,3 +6,13 @@
  * of it a hash lookup (~10x, on every dispatch's argument checks).
  */
 export const INHERITS_NOTHING: object = Object.freeze(Object.create(null) as object);
+
+/**
+ * True for an object whose prototype is `Object.prototype`, none, or `INHERITS_NOTHING`: what
+ * JSON, `Object.create(null)` and an effective argument set make, data only. A class instance,
+ * an array or an exotic object is not.
+ */
+export function inheritsOnlyData(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null || prototype === INHERITS_NOTHING;
+}

@@ -1,4 +1,4 @@
-import { INHERITS_NOTHING } from '../inherits-nothing.js';
+import { inheritsOnlyData } from '../inherits-nothing.js';
 
 /** How `encodeJson` writes an object's keys. */
 export interface EncodeJsonOptions {
@@ -72,11 +72,8 @@ function encodeObject(
   sortKeys: boolean,
   ancestors: Set<object>,
 ): string | undefined {
-  const prototype: unknown = Object.getPrototypeOf(object);
-  // A plain object, one without a prototype, or an effective argument set (which inherits
-  // nothing): data only. Anything else is a class instance JSON would misread.
-  if (prototype !== Object.prototype && prototype !== null && prototype !== INHERITS_NOTHING)
-    return undefined;
+  // Anything but data (a class instance) is something JSON would misread.
+  if (!inheritsOnlyData(object)) return undefined;
   const keys = Object.keys(object);
   if (sortKeys) keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const members: string[] = [];
