@@ -240,6 +240,40 @@ describe('mayHoldSecretShape', () => {
     }
   });
 
+  // The keyword screen reads with the `i` flag and the vendor one without it: a keyword in any
+  // mix of cases, past the short-text screen, is still caught by the first, and a vendor prefix
+  // behind a keyword-free text by the second.
+  it('passes a keyword in any case and a vendor prefix after keyword-free text', () => {
+    const keyword = fc
+      .constantFrom('password', 'secret_key', 'token', 'api_key', 'access_key', 'auth_key')
+      .chain((word) =>
+        fc
+          .array(fc.boolean(), { minLength: word.length, maxLength: word.length })
+          .map((upper) => [...word].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('')),
+      );
+    fc.assert(
+      fc.property(keyword, fc.constantFrom('=', ': ', ' = '), (word, separator) => {
+        const text = `${'x '.repeat(70)}${word}${separator}hunter2hunter2`;
+        expect(redactSecretShapedText(text)).not.toBe(text);
+        expect(mayHoldSecretShape(text)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    for (const token of [
+      'AKIAIOSFODNN7EXAMPLE',
+      `ghp_${'a1B2'.repeat(9)}`,
+      `glpat-${'a1B2'.repeat(6)}`,
+      `xoxb-${'1234567890'}`,
+      `sk-${'a1B2'.repeat(6)}`,
+      `AIza${'a1B2'.repeat(9)}`,
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+    ]) {
+      const text = `${'the quick brown fox '.repeat(20)}${token}`;
+      expect(redactSecretShapedText(text)).not.toBe(text);
+      expect(mayHoldSecretShape(text)).toBe(true);
+    }
+  });
+
   it('finds a shape in each family, and none in ordinary text', () => {
     for (const text of [...BEARER, ...OTHERS]) {
       // A match whose replacement gives the same text back still counts as a shape.

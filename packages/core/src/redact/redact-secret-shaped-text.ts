@@ -12,7 +12,7 @@ export function redactSecretShapedText(text: string): string {
   if (text.length <= SCREENED_UP_TO && !mayHoldShortSecret(text)) return text;
   if (text.includes('-----BEGIN '))
     return redactPrivateKeyBlocks(text).replace(SECRET_SHAPES, REPLACEMENT);
-  return SHAPE_ANCHOR.test(text) ? text.replace(SECRET_SHAPES, REPLACEMENT) : text;
+  return holdsAnchor(text) ? text.replace(SECRET_SHAPES, REPLACEMENT) : text;
 }
 
 /**
@@ -21,7 +21,7 @@ export function redactSecretShapedText(text: string): string {
  */
 export function mayHoldSecretShape(text: string): boolean {
   if (text.length <= SCREENED_UP_TO && !mayHoldShortSecret(text)) return false;
-  return text.includes('-----BEGIN ') || (SHAPE_ANCHOR.test(text) && ANY_SECRET_SHAPE.test(text));
+  return text.includes('-----BEGIN ') || (holdsAnchor(text) && ANY_SECRET_SHAPE.test(text));
 }
 
 // What every shape below needs, cheap to look for in a short text (an argument leaf, a path):
@@ -169,17 +169,34 @@ const SECRET_SHAPES = new RegExp(
 
 // A literal every branch above holds: a keyword's stem (any case), the bearer/basic word's tail,
 // `://` (userinfo, Slack hooks), `-u` (also in `--user`) or a vendor prefix. A text with none
-// holds no shape, and this alternation of short literals is scanned faster than the shapes
-// (a quarter to a third on ordinary text). A new branch must add its literal here.
-const SHAPE_ANCHOR = new RegExp(
+// holds no shape, and these alternations of short literals are scanned faster than the shapes.
+// A new branch must add its literal here. Two scans, not one: with the `i` flag the keywords
+// are read three to four times faster than spelled as `[pP][aA]…` classes, and the vendor
+// prefixes must stay case-sensitive (`AKIA`, not `akia`) to rule out as much text as before.
+// Together they read a text with neither in half to two thirds of the time of the one
+// alternation; a text holding only a vendor prefix pays the keyword scan, on the way to the full
+// scan of the shapes that costs several times more.
+const KEYWORD_ANCHOR = new RegExp(
   [
-    ...['pass', 'secret', 'token', 'api', 'access', 'private', 'credential', 'auth', 'session'].map(
-      anyCase,
-    ),
+    'pass',
+    'secret',
+    'token',
+    'api',
+    'access',
+    'private',
+    'credential',
+    'auth',
+    'session',
+    // Case-sensitive in the shapes: matching them in any case only lets more text through.
     'earer',
     'asic',
     '://',
     '-u',
+  ].join('|'),
+  'i',
+);
+const VENDOR_ANCHOR = new RegExp(
+  [
     'AKIA|ASIA|ABIA|ACCA',
     'gh[pousr]_',
     'github_pat_',
@@ -196,6 +213,10 @@ const SHAPE_ANCHOR = new RegExp(
     'eyJ',
   ].join('|'),
 );
+
+function holdsAnchor(text: string): boolean {
+  return KEYWORD_ANCHOR.test(text) || VENDOR_ANCHOR.test(text);
+}
 
 // The same shapes without `g`, so a test keeps no `lastIndex` between calls.
 const ANY_SECRET_SHAPE = new RegExp(SECRET_SHAPES.source);
