@@ -4,6 +4,8 @@ import path from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { BUILTIN_TOOLS, createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
 
 import { createToolServer } from '../../packages/cli/src/mcp/create-tool-server.js';
@@ -22,7 +24,9 @@ export async function run(): Promise<BenchRow[]> {
 }
 
 // tools/call read_file (1 KiB) through the SDK Client, the in-memory transport and
-// createToolServer, against registry.dispatch of the same call: the cost of the MCP layer.
+// createToolServer, against registry.dispatch of the same call: the cost of the MCP layer. The
+// floor is the SDK's own: its McpServer with a handler that only dispatches and returns the text,
+// so the last rows are what createToolServer adds (admission, approval regime, result mapping).
 async function serverRows(): Promise<BenchRow[]> {
   const base = await mkdtemp(path.join(tmpdir(), 'toolhost-bench-mcp-'));
   const root = path.join(base, 'app');
@@ -51,26 +55,59 @@ async function serverRows(): Promise<BenchRow[]> {
   await server.connect(serverSide);
   await client.connect(clientSide);
 
-  const overMcp = () => client.callTool({ name: 'read_file', arguments: { path: 'one-k.txt' } });
+  const floorServer = new McpServer({ name: 'floor', version: '1.0.0' });
+  floorServer.registerTool(
+    'read_file',
+    { description: 'read_file through registry.dispatch', inputSchema: { path: z.string() } },
+    async (args) => {
+      const outcome = await registry.dispatch({ id: 'b', name: 'read_file', args }, context());
+      return { content: [{ type: 'text', text: String(outcome.toolResult) }] };
+    },
+  );
+  const [floorClientSide, floorServerSide] = InMemoryTransport.createLinkedPair();
+  const floorClient = new Client({ name: 'bench-floor', version: '1.0.0' });
+  await floorServer.connect(floorServerSide);
+  await floorClient.connect(floorClientSide);
+
+  const call = { name: 'read_file', arguments: { path: 'one-k.txt' } };
+  const overMcp = () => client.callTool(call);
   const direct = () =>
     registry.dispatch({ id: 'b', name: 'read_file', args: { path: 'one-k.txt' } }, context());
   const samples = await sampleInterleaved(
     {
       subject: { run: async () => void (await overMcp()) },
       baseline: { run: async () => void (await direct()) },
+      floor: { run: async () => void (await floorClient.callTool(call)) },
     },
     { iterations: 2000, warmup: 200 },
   );
 
   await client.close();
+  await floorClient.close();
   await handle.close();
   await rm(base, { recursive: true, force: true });
-  return interleavedRows({
-    label: 'mcp serve tools/call read_file 1 KiB',
-    subject: 'SDK Client → toolhost MCP server',
-    baseline: 'registry.dispatch',
-    subjectSample: samples.subject,
-    baselineSample: samples.baseline,
-    target: '≤1.5x',
-  });
+  return [
+    ...interleavedRows({
+      label: 'mcp serve tools/call read_file 1 KiB',
+      subject: 'SDK Client → toolhost MCP server',
+      baseline: 'registry.dispatch',
+      subjectSample: samples.subject,
+      baselineSample: samples.baseline,
+      target: '≤1.5x',
+    }),
+    ...interleavedRows({
+      label: 'mcp serve tools/call read_file 1 KiB (SDK floor)',
+      subject: 'SDK Client → bare SDK McpServer that dispatches',
+      baseline: 'registry.dispatch',
+      subjectSample: samples.floor,
+      baselineSample: samples.baseline,
+    }),
+    ...interleavedRows({
+      label: 'mcp serve tools/call read_file 1 KiB (server layer)',
+      subject: 'SDK Client → toolhost MCP server',
+      baseline: 'SDK Client → bare SDK McpServer that dispatches',
+      subjectSample: samples.subject,
+      baselineSample: samples.floor,
+    }),
+  ];
 }
