@@ -74,12 +74,12 @@ describe('edit_file on disk', () => {
         { oldText: 'gamma-canary', newText: 'x' },
       ],
     });
-    const ambiguous = edit({ path: 'a.txt', edits: [{ oldText: 'beta', newText: 'x' }] });
-
     await expect(missing).rejects.toBeInstanceOf(ToolArgsInvalidError);
     await expect(missing).rejects.toThrow(
       /^tool edit_file args invalid: edits\.1\.oldText \(not found\)$/,
     );
+    // Started only now: a rejection that settles before anything awaits it is unhandled.
+    const ambiguous = edit({ path: 'a.txt', edits: [{ oldText: 'beta', newText: 'x' }] });
     await expect(ambiguous).rejects.toThrow('edits.0.oldText (found 2 times)');
     expect(await readFile(path.join(box.root, 'a.txt'), 'utf8')).toBe('alpha beta beta\n');
   });
