@@ -1,5 +1,8 @@
-/** What a recognised secret span is replaced with. */
-export const REDACTED = '[redacted]';
+import { redactPrivateKeyBlocks } from './redact-private-key-blocks.js';
+import { REDACTED } from './redacted-marker.js';
+import { mayHoldShortSecret, SCREENED_UP_TO } from './short-secret-screen.js';
+
+export { REDACTED };
 
 /**
  * Replaces every secret-shaped span (PEM private keys, bearer/basic credentials, `key=value`
@@ -22,36 +25,6 @@ export function redactSecretShapedText(text: string): string {
 export function mayHoldSecretShape(text: string): boolean {
   if (text.length <= SCREENED_UP_TO && !mayHoldShortSecret(text)) return false;
   return text.includes('-----BEGIN ') || (holdsAnchor(text) && ANY_SECRET_SHAPE.test(text));
-}
-
-// What every shape below needs, cheap to look for in a short text (an argument leaf, a path):
-// a key-value, header, netrc, userinfo, `-u` or PEM shape has whitespace, `:` or `=`; a vendor
-// token or JWT is a run of at least 15 of `[A-Za-z0-9_.-]` (`xoxb-` and ten more is the
-// shortest). A text with neither cannot match, so it skips the full scan. Longer texts take the
-// full scan at once: this screen, which retries a run at each of its starts, is for short ones.
-const SCREENED_UP_TO = 128;
-
-// `/[\s:=]|[\w.-]{15}/.test(text)` or more: any unit `\s` might be (every control unit, no-break
-// space, everything from U+1680 up) counts as one. A loop, because the regex's fixed cost is
-// several times this on an argument or a path.
-export function mayHoldShortSecret(text: string): boolean {
-  let run = 0;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    if (unit <= 0x20 || unit === 0x3a || unit === 0x3d || unit === 0xa0 || unit >= 0x1680) {
-      return true;
-    }
-    const word =
-      (unit >= 0x61 && unit <= 0x7a) ||
-      (unit >= 0x41 && unit <= 0x5a) ||
-      (unit >= 0x30 && unit <= 0x39) ||
-      unit === 0x5f ||
-      unit === 0x2e ||
-      unit === 0x2d;
-    run = word ? run + 1 : 0;
-    if (run >= 15) return true;
-  }
-  return false;
 }
 
 // Case-insensitive keyword spelled as classes, so the vendor token shapes in the same single
@@ -223,42 +196,3 @@ const ANY_SECRET_SHAPE = new RegExp(SECRET_SHAPES.source);
 
 // The kept context of whichever branch matched (unmatched groups are empty), then the marker.
 const REPLACEMENT = `$1$2$3$5$6$7$8${REDACTED}`; // $4 is the bearer letter run, never kept
-
-// A private-key block is redacted from its header to its END line. The END search is bounded
-// and its answer cached, so a flood of headers without an END line stays linear.
-const PEM_HEADER = /-----BEGIN ([A-Z0-9 ]{0,40})-----/y;
-const PEM_WINDOW = 16_384;
-
-function redactPrivateKeyBlocks(text: string): string {
-  let output = '';
-  let copiedUpTo = 0;
-  let searchFrom = 0;
-  let knownEnd = -2; // -2: not searched yet; -1: no END after the last search start
-  for (;;) {
-    const start = text.indexOf('-----BEGIN ', searchFrom);
-    if (start === -1) break;
-    PEM_HEADER.lastIndex = start;
-    const header = PEM_HEADER.exec(text);
-    const label = header?.[1];
-    if (header === null || label === undefined || !label.includes('PRIVATE KEY')) {
-      searchFrom = start + 11;
-      continue;
-    }
-    const bodyStart = start + header[0].length;
-    if (knownEnd !== -1 && knownEnd < bodyStart) knownEnd = text.indexOf('-----END ', bodyStart);
-    let blockEnd: number;
-    let tail = '';
-    if (knownEnd !== -1 && knownEnd - bodyStart <= PEM_WINDOW) {
-      const lineEnd = text.indexOf('-----', knownEnd + 9);
-      blockEnd = lineEnd === -1 || lineEnd - knownEnd > 80 ? knownEnd + 9 : lineEnd + 5;
-      tail = `\n${text.slice(knownEnd, blockEnd)}`;
-    } else {
-      // No END line within reach: everything up to the window is treated as key material.
-      blockEnd = Math.min(text.length, bodyStart + PEM_WINDOW);
-    }
-    output += `${text.slice(copiedUpTo, bodyStart)}\n${REDACTED}${tail}`;
-    copiedUpTo = blockEnd;
-    searchFrom = blockEnd;
-  }
-  return copiedUpTo === 0 ? text : output + text.slice(copiedUpTo);
-}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mayHoldShortSecret } from './redact-secret-shaped-text.js';
+import { mayHoldShortSecret } from './short-secret-screen.js';
 
 const SHORT_SECRET = /[\s:=]|[\w.-]{15}/;
 // Every UTF-16 unit, so each unit `\s` matches is met by the screens.

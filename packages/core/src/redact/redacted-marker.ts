@@ -1,0 +1,2 @@
+/** What a recognised secret span is replaced with. */
+export const REDACTED = '[redacted]';
