@@ -6,7 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { BUILTIN_TOOLS, createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import {
+  BUILTIN_TOOLS,
+  createToolRegistry,
+  toModelText,
+  unwrapUntrusted,
+  type ToolDispatchContext,
+} from '@toolhost/core';
 
 import { createToolServer } from '../../packages/cli/src/mcp/create-tool-server.js';
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
@@ -25,8 +31,8 @@ export async function run(): Promise<BenchRow[]> {
 
 // tools/call read_file (1 KiB) through the SDK Client, the in-memory transport and
 // createToolServer, against registry.dispatch of the same call: the cost of the MCP layer. The
-// floor is the SDK's own: its McpServer with a handler that only dispatches and returns the text,
-// so the last rows are what createToolServer adds (admission, approval regime, result mapping).
+// floor is the SDK's own: its McpServer with a handler that only dispatches and renders the text,
+// so the last rows are what createToolServer adds (admission, the approval regime, media).
 async function serverRows(): Promise<BenchRow[]> {
   const base = await mkdtemp(path.join(tmpdir(), 'toolhost-bench-mcp-'));
   const root = path.join(base, 'app');
@@ -61,7 +67,9 @@ async function serverRows(): Promise<BenchRow[]> {
     { description: 'read_file through registry.dispatch', inputSchema: { path: z.string() } },
     async (args) => {
       const outcome = await registry.dispatch({ id: 'b', name: 'read_file', args }, context());
-      return { content: [{ type: 'text', text: String(outcome.toolResult) }] };
+      // The text the model is shown, rendered as toolhost's server renders it.
+      const text = toModelText(unwrapUntrusted(outcome.toolResult).result);
+      return { content: [{ type: 'text', text }] };
     },
   );
   const [floorClientSide, floorServerSide] = InMemoryTransport.createLinkedPair();
