@@ -20,13 +20,18 @@ const input: SandboxArgsInput = {
         { path: '/w/app/.env', kind: 'file' },
         { path: '/w/app/.git/credentials', kind: 'file' },
       ],
-      readOnly: ['/w/app/.bashrc'],
+      readOnly: [],
       gitDirs: [],
     },
   ],
   repositories: [
-    { gitDir: '/w/app/.git', filteredConfig: '/s/git/abc.config', frozen: ['/w/app/.git/hooks'] },
+    {
+      gitDir: { fd: 5, path: '/w/app/.git' },
+      filteredConfig: '/s/git/abc.config',
+      frozen: [{ fd: 6, path: '/w/app/.git/hooks' }],
+    },
   ],
+  frozenFiles: [{ fd: 4, path: '/w/app/.bashrc' }],
   hidden: ['/s'],
   emptyFile: '/s/masks/empty',
   cwd: '/w/app',
@@ -63,9 +68,10 @@ describe('buildSandboxArgs', () => {
     const prefix = indexOf(args, '--ro-bind', input.executablePrefixes[0]!);
     const root = indexOf(args, '--bind', '/w/app', '/w/app');
     const env = indexOf(args, '--ro-bind', '/s/masks/empty', '/w/app/.env');
-    const bashrc = indexOf(args, '--ro-bind', '/w/app/.bashrc', '/w/app/.bashrc');
-    const gitDir = indexOf(args, '--bind', '/w/app/.git', '/w/app/.git');
-    const hooks = indexOf(args, '--ro-bind', '/w/app/.git/hooks', '/w/app/.git/hooks');
+    // Workspace paths are bound from the descriptors the host pinned, never by their text.
+    const bashrc = indexOf(args, '--ro-bind-fd', '4', '/w/app/.bashrc');
+    const gitDir = indexOf(args, '--bind-fd', '5', '/w/app/.git');
+    const hooks = indexOf(args, '--ro-bind-fd', '6', '/w/app/.git/hooks');
     const config = indexOf(args, '--ro-bind', '/s/git/abc.config', '/w/app/.git/config');
     expect([home, prefix, root, env, bashrc, gitDir, hooks, config].every((at) => at >= 0)).toBe(
       true,

@@ -2,13 +2,22 @@ import type { FsScopeTier } from '@toolhost/core';
 import type { MaskedPath, WorkspaceScan } from './scan-workspace.js';
 import type { SystemView } from './system-view.js';
 
+/**
+ * A workspace path verified on the host and pinned: `fd` is the child's descriptor number of an
+ * `O_PATH` descriptor to it (`--bind-fd`), `path` its real path, the mount's destination.
+ */
+export interface PinnedPath {
+  readonly fd: number;
+  readonly path: string;
+}
+
 /** One repository the sandbox protects: its git dir and the filtered config shown in it. */
 export interface SandboxRepository {
-  readonly gitDir: string;
+  readonly gitDir: PinnedPath;
   /** A host file holding the filtered config, bound read-only over `<gitDir>/config`. */
   readonly filteredConfig: string;
   /** Read-only in place: `hooks/`, `config.worktree` files (each exists, or was stubbed). */
-  readonly frozen: readonly string[];
+  readonly frozen: readonly PinnedPath[];
 }
 
 /** Everything the bwrap argument vector is built from, already resolved on the host. */
@@ -26,8 +35,11 @@ export interface SandboxArgsInput {
   /** Existing credential stores under `home`, masked wherever the home is visible. */
   readonly homeSecrets: readonly MaskedPath[];
   readonly system: SystemView;
+  /** The read-floor masks of each scanned root (their `readOnly` names come pinned, below). */
   readonly scans: readonly WorkspaceScan[];
   readonly repositories: readonly SandboxRepository[];
+  /** Write-floor files, `.git` pointer files and the config file, frozen read-only in place. */
+  readonly frozenFiles: readonly PinnedPath[];
   /** Host paths hidden in every tier (the state directory). */
   readonly hidden: readonly string[];
   /** An empty read-only host file, bound over each masked file (reads as empty, not EACCES). */
@@ -96,17 +108,22 @@ export function buildSandboxArgs(input: SandboxArgsInput): string[] {
   for (const root of input.writableRoots) args.push('--bind', root, root);
   for (const extra of input.readWritePaths) args.push('--bind', extra, extra);
 
+  // Every mount whose source is a workspace path binds the descriptor the host verified, never
+  // the path's text: bwrap follows symlinks in a source, and the workspace can swap one in.
   for (const repository of input.repositories) {
     // Bound onto itself, the git dir is a mount point: it cannot be renamed away and replaced by
     // one with a hostile config or hooks for the host's next git.
-    args.push('--bind', repository.gitDir, repository.gitDir);
-    for (const frozen of repository.frozen) args.push('--ro-bind', frozen, frozen);
-    args.push('--ro-bind', repository.filteredConfig, `${repository.gitDir}/config`);
+    const gitDir = repository.gitDir;
+    args.push('--bind-fd', String(gitDir.fd), gitDir.path);
+    for (const frozen of repository.frozen) {
+      args.push('--ro-bind-fd', String(frozen.fd), frozen.path);
+    }
+    args.push('--ro-bind', repository.filteredConfig, `${gitDir.path}/config`);
   }
   // After the git dirs: a self-bind brings the host's directory back over any earlier mount inside
   // it, so the masks (`.git/credentials`, a git dir a pointer placed in a secret store) go last.
+  for (const file of input.frozenFiles) args.push('--ro-bind-fd', String(file.fd), file.path);
   for (const scan of input.scans) {
-    for (const file of scan.readOnly) args.push('--ro-bind', file, file);
     for (const mask of scan.masked) pushMask(args, input.emptyFile, mask.path, mask.kind);
   }
   // Every system mask last too: a declared path over /etc or the home must not uncover one.

@@ -12,6 +12,7 @@ import {
   type SandboxEgressProxy,
 } from './egress-proxy.js';
 import { closeQuietly, loadNetworkHelper } from './load-network-helper.js';
+import { quarantineConfigFile, type SandboxQuarantine } from './quarantine-config-file.js';
 import { SANDBOX_PROXY_PORT, sandboxEnv } from './sandbox-env.js';
 import { seccompFile } from './sandbox-files.js';
 import type { SandboxAllowance, SandboxEgressSeams, SandboxMode } from './sandbox-options.js';
@@ -35,6 +36,8 @@ export interface SandboxContext {
   readonly egress?: SandboxEgressSeams;
   /** One audit event per proxy decision (host, port, allowed or why not, bytes). */
   readonly onNetworkDecision?: (decision: SandboxEgressDecision) => void;
+  /** A protected name that appeared during a run and was moved aside after it. */
+  readonly onQuarantine?: (quarantine: SandboxQuarantine) => void;
 }
 
 /** One command to run sandboxed, already resolved and checked by the process arm. */
@@ -148,8 +151,24 @@ export function createSandbox(
       const effective = request.allowance ?? allowance;
       const domains = effective.network?.allowedDomains ?? [];
       const network = domains.length === 0 ? undefined : await loadNetworkHelper(request.toolId);
-      const view = await buildView(context, request, effective);
       const extraStdio: number[] = [];
+      // Every descriptor the view pinned goes to bwrap, which consumes it in its mount; the
+      // host's copies close once the child has its own (or now, if the view is refused).
+      const pinned: number[] = [];
+      const register = (hostFd: number): number => {
+        pinned.push(hostFd);
+        return 3 + extraStdio.push(hostFd) - 1;
+      };
+      const closePinned = (): void => {
+        for (const fd of pinned.splice(0)) closeSync(fd);
+      };
+      let view;
+      try {
+        view = await buildView(context, request, effective, register);
+      } catch (error) {
+        closePinned();
+        throw error;
+      }
       // Opened per spawn: each open is its own file offset, so bwrap reads the whole program.
       let filterFd =
         probe.seccompArch === undefined
@@ -188,8 +207,12 @@ export function createSandbox(
         if (released) return;
         released = true;
         closeFilter();
-        view.stubs.release();
+        closePinned();
         server?.close();
+        if (view.configFileAbsent) {
+          const moved = quarantineConfigFile(context.floor.configFile, context.roots[0] ?? '/');
+          if (moved !== undefined) context.onQuarantine?.(moved);
+        }
         if (pair !== undefined && network !== undefined) closeQuietly(network, pair);
       };
       return {
@@ -201,6 +224,7 @@ export function createSandbox(
         started() {
           // The child holds its own copy from the moment `spawn` returned.
           closeFilter();
+          closePinned();
           if (network === undefined || pair === undefined) return;
           const [hostEnd, childEnd] = pair;
           network.closeFd(childEnd);

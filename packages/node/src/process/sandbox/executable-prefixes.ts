@@ -1,51 +1,65 @@
-import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isUnder, isUnderAny, resolveSandboxPath } from './resolve-sandbox-path.js';
 
 /** Directories the sandbox shows anyway: an executable there needs no extra bind. */
 const ALWAYS_VISIBLE = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc'];
 
 /**
  * The installation prefixes an executable needs to run: the directory above its `bin` (e.g.
- * `/usr/local` for `/usr/local/bin/tool`, an nvm prefix for `node`), for the path as resolved on
- * PATH and for its realpath, and the same for a `#!` interpreter (`#!/usr/bin/env node` looks
- * `node` up on `searchPath`). A prefix that would expose `/`, the home directory or a parent of a
- * root shrinks to the executable's own directory.
+ * `/usr/local` for `/usr/local/bin/tool`, an nvm prefix for `node`), for the directory it is
+ * named in and for its real location, and the same for a `#!` interpreter (`#!/usr/bin/env node`
+ * looks `node` up on `searchPath`).
+ *
+ * Every path here may be the workspace's words (a script's `#!` line, an executable under the
+ * workspace, a PATH entry), so none is trusted as text: each is resolved on the host by
+ * `resolveSandboxPath` (`..` from the real directory, no symlink the sandbox can write followed)
+ * and a prefix is only ever a real path. A prefix that would expose `/`, the home directory or a
+ * parent of a root shrinks to the executable's own directory; one inside an area the sandbox
+ * writes is not needed (it is in the view already); an interpreter that is not an existing
+ * regular file names no prefix at all.
  */
 export function executablePrefixes(input: {
   readonly file: string;
   readonly searchPath: string;
   readonly home: string | undefined;
   readonly roots: readonly string[];
+  /** Real paths the sandbox can write: never followed through, never a prefix. */
+  readonly writable: readonly string[];
 }): string[] {
   const prefixes = new Set<string>();
   const add = (file: string): void => {
-    for (const candidate of [file, realOrSelf(file)]) {
-      const prefix = prefixOf(candidate, input);
-      if (prefix !== undefined) prefixes.add(prefix);
-    }
+    // Only for a file that is there: a `#!` line naming a missing one shows nothing.
+    const real = resolveSandboxPath(file, input.writable, { stopInside: true });
+    if (real.kind !== 'real' || !isRegularFile(real.path)) return;
+    addPrefixOf(path.dirname(real.path), input, prefixes);
+    // The directory as named too: the command is started by this spelling inside the sandbox.
+    const named = resolveSandboxPath(path.dirname(file), input.writable, { stopInside: true });
+    if (named.kind === 'real') addPrefixOf(named.path, input, prefixes);
   };
   add(input.file);
-  const interpreter = readInterpreter(realOrSelf(input.file), input.searchPath);
+  const script = scriptToRead(input.file, input.writable);
+  const interpreter =
+    script === undefined ? undefined : readInterpreter(script, input.searchPath, input.writable);
   if (interpreter !== undefined) add(interpreter);
   return [...prefixes];
 }
 
-function prefixOf(
-  file: string,
+function addPrefixOf(
+  directory: string,
   context: { readonly home: string | undefined; readonly roots: readonly string[] },
-): string | undefined {
-  const directory = path.dirname(file);
-  if (isVisible(directory)) return undefined;
+  prefixes: Set<string>,
+): void {
+  if (isVisible(directory)) return;
   const base = path.basename(directory);
   const above = path.dirname(directory);
   const prefix = base === 'bin' || base === 'sbin' ? above : directory;
-  return tooWide(prefix, context) ? directory : prefix;
+  const chosen = tooWide(prefix, context) ? directory : prefix;
+  if (!tooWide(chosen, context)) prefixes.add(chosen);
 }
 
 function isVisible(directory: string): boolean {
-  return ALWAYS_VISIBLE.some(
-    (visible) => directory === visible || directory.startsWith(`${visible}/`),
-  );
+  return ALWAYS_VISIBLE.some((visible) => isUnder(directory, visible));
 }
 
 function tooWide(
@@ -53,24 +67,43 @@ function tooWide(
   { home, roots }: { readonly home: string | undefined; readonly roots: readonly string[] },
 ): boolean {
   if (prefix === '/') return true;
-  const isAncestorOf = (target: string): boolean =>
-    target === prefix || target.startsWith(`${prefix}/`);
-  return (home !== undefined && isAncestorOf(home)) || roots.some(isAncestorOf);
+  return (
+    (home !== undefined && isUnder(home, prefix)) || roots.some((root) => isUnder(root, prefix))
+  );
 }
 
-function realOrSelf(file: string): string {
+function isRegularFile(file: string): boolean {
   try {
-    return realpathSync(file);
+    return statSync(file).isFile();
   } catch {
-    return file;
+    return false;
+  }
+}
+
+// The file whose `#!` line is read: its real path when nothing the sandbox writes is on the way;
+// through a workspace symlink only when it ends inside the workspace too (`node_modules/.bin/x`
+// -> `../pkg/cli.js`): the host never reads a file the workspace merely points at.
+function scriptToRead(file: string, writable: readonly string[]): string | undefined {
+  const resolved = resolveSandboxPath(file, writable);
+  if (resolved.kind === 'real') return resolved.path;
+  if (resolved.kind !== 'workspace_link') return undefined;
+  try {
+    const real = realpathSync(file);
+    return isUnderAny(real, writable) ? real : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 // Only the first line of a script, and only an absolute interpreter (or `env NAME`).
-function readInterpreter(file: string, searchPath: string): string | undefined {
+function readInterpreter(
+  file: string,
+  searchPath: string,
+  writable: readonly string[],
+): string | undefined {
   let line: string;
   try {
-    const fd = openSync(file, 'r');
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       const buffer = Buffer.alloc(256);
       const read = readSync(fd, buffer, 0, buffer.length, 0);
@@ -92,12 +125,10 @@ function readInterpreter(file: string, searchPath: string): string | undefined {
   if (name === undefined || name.includes('/')) return undefined;
   for (const directory of searchPath.split(':')) {
     if (!directory.startsWith('/')) continue;
-    const candidate = path.join(directory, name);
-    try {
-      realpathSync(candidate);
+    const candidate = `${directory}/${name}`;
+    const found = resolveSandboxPath(candidate, writable, { stopInside: true });
+    if (found.kind === 'inside' || (found.kind === 'real' && isRegularFile(found.path))) {
       return candidate;
-    } catch {
-      // Not in this directory.
     }
   }
   return undefined;

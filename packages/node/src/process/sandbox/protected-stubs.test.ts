@@ -1,59 +1,58 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile, lstat } from 'node:fs/promises';
+import { closeSync, constants, openSync } from 'node:fs';
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureProtectedNames } from './protected-stubs.js';
+import { ensureProtectedName } from './protected-stubs.js';
 
-describe('ensureProtectedNames', () => {
+const O_PATH = 0o10000000;
+
+describe('ensureProtectedName', () => {
   let base = '';
+  let gitDir = '';
+  let fd = -1;
   beforeEach(async () => {
     base = await mkdtemp(path.join(tmpdir(), 'toolhost-stubs-'));
+    gitDir = path.join(base, '.git');
+    await mkdir(gitDir);
+    fd = openSync(gitDir, O_PATH | constants.O_DIRECTORY);
   });
-  afterEach(() => rm(base, { recursive: true, force: true }));
-
-  it('makes a missing file and directory for the run and removes them after', async () => {
-    const file = path.join(base, 'toolhost.config.json');
-    const directory = path.join(base, 'hooks');
-    const held = ensureProtectedNames([
-      { path: file, kind: 'file' },
-      { path: directory, kind: 'directory' },
-    ]);
-    expect((await lstat(file)).isFile()).toBe(true);
-    expect((await lstat(directory)).isDirectory()).toBe(true);
-
-    held.release();
-    held.release();
-
-    expect(existsSync(file)).toBe(false);
-    expect(existsSync(directory)).toBe(false);
+  afterEach(async () => {
+    closeSync(fd);
+    await rm(base, { recursive: true, force: true });
   });
 
-  it('never touches a name that existed, and keeps a shared stub until the last run ends', async () => {
-    const existing = path.join(base, 'config');
-    await writeFile(existing, 'user content');
-    const stub = path.join(base, 'stub');
-    const first = ensureProtectedNames([
-      { path: existing, kind: 'file' },
-      { path: stub, kind: 'file' },
-    ]);
-    const second = ensureProtectedNames([{ path: stub, kind: 'file' }]);
+  it('makes a missing file and directory in the pinned directory and leaves them', async () => {
+    ensureProtectedName(fd, 'hooks', 'directory');
+    ensureProtectedName(fd, 'config', 'file');
 
-    first.release();
-    expect(existsSync(stub)).toBe(true);
-    second.release();
-
-    expect(existsSync(stub)).toBe(false);
-    expect(existsSync(existing)).toBe(true);
+    expect((await lstat(path.join(gitDir, 'hooks'))).isDirectory()).toBe(true);
+    const config = await lstat(path.join(gitDir, 'config'));
+    expect(config.isFile() && config.size === 0).toBe(true);
   });
 
-  it('leaves a stub that someone filled meanwhile: it is no longer ours to remove', async () => {
-    const file = path.join(base, 'filled');
-    const held = ensureProtectedNames([{ path: file, kind: 'file' }]);
-    await writeFile(file, 'written by the host user during the run');
+  it('never touches a name that exists, symlink or not', async () => {
+    await writeFile(path.join(gitDir, 'config'), 'user content');
+    await symlink(base, path.join(gitDir, 'hooks'));
 
-    held.release();
+    ensureProtectedName(fd, 'config', 'file');
+    ensureProtectedName(fd, 'hooks', 'directory');
 
-    expect(existsSync(file)).toBe(true);
+    expect(await readFile(path.join(gitDir, 'config'), 'utf8')).toBe('user content');
+    expect((await lstat(path.join(gitDir, 'hooks'))).isSymbolicLink()).toBe(true);
+  });
+
+  it('creates where the descriptor points, not where the path now leads', async () => {
+    // The git dir renamed away and a symlink to elsewhere put in its place after the pin.
+    const elsewhere = path.join(base, 'elsewhere');
+    await mkdir(elsewhere);
+    const { rename } = await import('node:fs/promises');
+    await rename(gitDir, path.join(base, 'moved'));
+    await symlink(elsewhere, gitDir);
+
+    ensureProtectedName(fd, 'hooks', 'directory');
+
+    expect((await lstat(path.join(base, 'moved', 'hooks'))).isDirectory()).toBe(true);
+    await expect(lstat(path.join(elsewhere, 'hooks'))).rejects.toThrow();
   });
 });

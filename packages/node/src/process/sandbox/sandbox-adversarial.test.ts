@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer as createTcpServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -185,20 +185,29 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
     expect(existsSync(path.join(root, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(await readFile(path.join(root, '.git', 'config'), 'utf8')).toBe(configBefore);
     expect(existsSync(path.join(root, 'toolhost.config.json'))).toBe(false);
+    for (const name of await readdir(root)) {
+      if (name.startsWith('toolhost.config.json.')) await rm(path.join(root, name));
+    }
     expect(await readFile(path.join(root, '.env'), 'utf8')).toBe('API_KEY=workspace-secret');
     expect(await readFile(path.join(root, '.bashrc'), 'utf8')).toBe('echo original');
     expect(existsSync(path.join(root, '.git-moved'))).toBe(false);
   });
 
-  it('cannot create a missing protected name, and leaves no stub behind', async () => {
+  it('cannot create a missing protected name: the hooks stub stays empty, the config file is quarantined', async () => {
     const hooks = path.join(root, '.git', 'hooks');
     await rm(hooks, { recursive: true, force: true });
     const result = await run(
-      'mkdir -p .git/hooks 2>&1; echo evil > .git/hooks/post-checkout 2>&1; ls -A .git/hooks',
+      'mkdir -p .git/hooks 2>&1; echo evil > .git/hooks/post-checkout 2>&1; ls -A .git/hooks; echo "{}" > toolhost.config.json',
     );
     expect(result.stdout).not.toContain('post-checkout');
-    expect(existsSync(hooks)).toBe(false);
+    // An empty read-only stub, as `git init` would have made, left for every later run.
+    expect(await readdir(hooks)).toEqual([]);
     expect(existsSync(path.join(root, 'toolhost.config.json'))).toBe(false);
+    const moved = (await readdir(root)).filter((name) =>
+      name.startsWith('toolhost.config.json.toolhost-quarantined-'),
+    );
+    expect(moved.length).toBeGreaterThan(0);
+    for (const name of moved) await rm(path.join(root, name));
   });
 
   it('cannot reach a host TCP server, a host abstract socket, or DNS', async () => {

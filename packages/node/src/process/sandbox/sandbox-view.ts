@@ -1,121 +1,194 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { closeSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { FsScopeTier } from '@toolhost/core';
+import { ToolPolicyError, type FsScopeTier } from '@toolhost/core';
 import type { FloorContext } from '../../fs/floor.js';
-import type { SandboxRepository } from './build-sandbox-args.js';
+import type { PinnedPath, SandboxRepository } from './build-sandbox-args.js';
 import type { SandboxContext, SandboxRequest } from './create-sandbox.js';
 import { executablePrefixes } from './executable-prefixes.js';
-import { ensureProtectedNames } from './protected-stubs.js';
+import { pinSandboxChild, pinSandboxPath } from './pin-sandbox-path.js';
+import { ensureProtectedName } from './protected-stubs.js';
 import { identityConfigEnv, readHostGitIdentity } from './read-host-git-identity.js';
 import { emptyFile, filteredConfigFile } from './sandbox-files.js';
 import type { SandboxAllowance } from './sandbox-options.js';
 import { absoluteOrUndefined, exists } from './sandbox-paths.js';
-import { scanWorkspace, type MaskedPath, type WorkspaceScan } from './scan-workspace.js';
+import { isUnderAny, resolveSandboxPath } from './resolve-sandbox-path.js';
+import {
+  scanWorkspace,
+  submoduleGitDirs,
+  type MaskedPath,
+  type WorkspaceScan,
+} from './scan-workspace.js';
 import { HOME_SECRETS, systemView } from './system-view.js';
 
-/** The filesystem view of one spawn: its bwrap mounts, the protected stubs, git's identity. */
+/**
+ * The filesystem view of one spawn: its bwrap mounts and git's identity. `register` takes a host
+ * descriptor the view pins (a workspace path a mount binds) and answers its number in the child.
+ */
 export async function buildView(
   context: SandboxContext,
   request: SandboxRequest,
   allowance: SandboxAllowance,
+  register: (hostFd: number) => number,
 ) {
+  const toolId = request.toolId;
   const home = absoluteOrUndefined(context.hostEnv['HOME']);
   // The full tier writes only the workspace root; `project` adds its extra roots.
   const writableRoots = context.fsScope === 'project' ? context.roots : context.roots.slice(0, 1);
-  const scans: WorkspaceScan[] = writableRoots.map((root) => scanWorkspace(root, context.floor));
   const readWritePaths = allowance.readWritePaths ?? [];
+  // Where the sandbox writes, as real paths: a symlink there is the workspace's own.
+  const writable = [...writableRoots, ...readWritePaths.map(realOrSelf)];
+  const scans: WorkspaceScan[] = writableRoots.map((root) => scanWorkspace(root, context.floor));
   for (const extra of readWritePaths) scans.push(scanWorkspace(extra, context.floor));
+  const insideWritable = (target: string): boolean => isUnderAny(target, writable);
+  // A path found in the workspace, resolved and pinned: the mount binds what was verified here.
+  const pinAt = (
+    target: string,
+    kind: 'file' | 'directory' | 'either',
+  ): (PinnedPath & { readonly hostFd: number }) | undefined => {
+    const resolved = resolveSandboxPath(target, writable);
+    if (resolved.kind === 'workspace_link') throw new ToolPolicyError(toolId, 'symlink_refused');
+    if (resolved.kind !== 'real') return undefined;
+    const hostFd = pinSandboxPath(toolId, resolved.path, kind);
+    return { fd: register(hostFd), path: target, hostFd };
+  };
+
   const repositories: SandboxRepository[] = [];
-  const protectedNames: { path: string; kind: 'file' | 'directory' }[] = [];
-  const visibleWritable = [...writableRoots, ...readWritePaths];
-  const insideWritable = (target: string): boolean =>
-    visibleWritable.some((root) => target === root || target.startsWith(`${root}/`));
-  if (insideWritable(context.floor.configFile)) {
-    protectedNames.push({ path: context.floor.configFile, kind: 'file' });
-  }
-  const gitDirs = new Set(scans.flatMap((scan) => scan.gitDirs).filter(insideWritable));
-  for (const gitDir of gitDirs) {
-    protectedNames.push(
-      { path: path.join(gitDir, 'hooks'), kind: 'directory' },
-      { path: path.join(gitDir, 'config'), kind: 'file' },
-    );
-  }
-  const stubs = ensureProtectedNames(protectedNames);
-  try {
-    for (const gitDir of gitDirs) {
-      repositories.push({
-        gitDir,
-        filteredConfig: await filteredConfigFile(context, path.join(gitDir, 'config')),
-        frozen: [path.join(gitDir, 'hooks'), ...worktreeConfigs(gitDir)].filter(exists),
-      });
-    }
-    const configFrozen =
-      exists(context.floor.configFile) && insideWritable(context.floor.configFile);
-    const extraReadOnly = configFrozen ? [context.floor.configFile] : [];
-    // Only where the env already carries git's command-line config (the process arm's children):
-    // HOME is empty inside, so git_commit needs the host user's identity passed explicitly.
-    const configCount = request.env['GIT_CONFIG_COUNT'];
-    const readOnlyPaths = (allowance.readOnlyPaths ?? []).filter(exists);
-    const prefixes = executablePrefixes({
-      file: request.file,
-      searchPath: request.env['PATH'] ?? '',
-      home,
-      roots: context.roots,
-    });
-    const identityEnv =
-      configCount === undefined
-        ? { entries: {}, count: 0 }
-        : identityConfigEnv(await readHostGitIdentity(context.hostEnv), Number(configCount));
-    return {
-      stubs,
-      identityEnv,
-      args: {
-        tier: context.fsScope,
-        writableRoots,
-        readOnlyPaths,
-        readWritePaths,
-        executablePrefixes: prefixes,
-        home,
-        homeSecrets: homeSecretsShown(context.fsScope, home, [
-          ...prefixes,
-          ...readOnlyPaths,
-          ...readWritePaths,
-        ]),
-        system: systemView(),
-        scans: [
-          ...scans,
-          ...readOnlyPaths.map((extra) => readOnlyScan(extra, context.floor)),
-          { masked: [], readOnly: extraReadOnly, gitDirs: [] },
-        ],
-        repositories,
-        // The state dir is hidden where it would show: under a root the scan masks it already,
-        // and under an empty HOME it is not there at all.
-        hidden:
-          context.fsScope === 'full' ||
-          [...prefixes, ...readOnlyPaths].some((visible) =>
-            isWithinPath(context.floor.stateDir, visible),
-          )
-            ? [context.floor.stateDir].filter(exists)
-            : [],
-        emptyFile: emptyFile(context),
-      },
+  for (const gitDir of gitDirsOf(toolId, scans, writable)) {
+    const pinned = pinAt(gitDir, 'directory');
+    if (pinned === undefined) continue;
+    const { hostFd } = pinned;
+    // Made relative to the pinned directory, so never anywhere a swapped symlink points.
+    ensureProtectedName(hostFd, 'hooks', 'directory');
+    ensureProtectedName(hostFd, 'config', 'file');
+    const frozen: PinnedPath[] = [];
+    const freeze = (parentFd: number, relative: string, kind: 'file' | 'directory'): void => {
+      const child = pinSandboxChild(toolId, parentFd, path.basename(relative), kind);
+      if (child !== undefined) frozen.push({ fd: register(child), path: relative });
     };
-  } catch (error) {
-    stubs.release();
-    throw error;
+    freeze(hostFd, 'hooks', 'directory');
+    freeze(hostFd, 'config.worktree', 'file');
+    // Each level pinned on its own: `worktrees` or an entry in it may be a symlink too.
+    // Never handed to the child (bwrap passes on a descriptor no mount consumes, and a directory
+    // descriptor from outside its namespace leads out of it): closed here.
+    const worktreesFd = pinSandboxChild(toolId, hostFd, 'worktrees', 'directory');
+    if (worktreesFd !== undefined) {
+      try {
+        for (const worktree of worktreeNames(worktreesFd)) {
+          const worktreeFd = pinSandboxChild(toolId, worktreesFd, worktree, 'directory');
+          if (worktreeFd === undefined) continue;
+          try {
+            freeze(worktreeFd, `worktrees/${worktree}/config.worktree`, 'file');
+          } finally {
+            closeSync(worktreeFd);
+          }
+        }
+      } finally {
+        closeSync(worktreesFd);
+      }
+    }
+    repositories.push({
+      gitDir: { fd: pinned.fd, path: gitDir },
+      filteredConfig: await filteredConfigFile(context, path.join(gitDir, 'config')),
+      frozen: frozen.map((entry) => ({ fd: entry.fd, path: path.join(gitDir, entry.path) })),
+    });
+  }
+  const frozenFiles: PinnedPath[] = [];
+  for (const file of scans.flatMap((scan) => scan.readOnly)) {
+    const pinned = pinAt(file, 'file');
+    if (pinned !== undefined) frozenFiles.push({ fd: pinned.fd, path: file });
+  }
+  // The config file is frozen where it exists. Where it does not, nothing is mounted (a stub
+  // would be left in the user's workspace or raced by another process): the run's release
+  // quarantines one that appeared meanwhile.
+  if (insideWritable(context.floor.configFile)) {
+    const pinned = pinAt(context.floor.configFile, 'file');
+    if (pinned !== undefined) frozenFiles.push({ fd: pinned.fd, path: context.floor.configFile });
+  }
+  // Only where the env already carries git's command-line config (the process arm's children):
+  // HOME is empty inside, so git_commit needs the host user's identity passed explicitly.
+  const configCount = request.env['GIT_CONFIG_COUNT'];
+  const readOnlyPaths = (allowance.readOnlyPaths ?? []).filter(exists);
+  const prefixes = executablePrefixes({
+    file: request.file,
+    searchPath: request.env['PATH'] ?? '',
+    home,
+    roots: context.roots,
+    writable,
+  });
+  const identityEnv =
+    configCount === undefined
+      ? { entries: {}, count: 0 }
+      : identityConfigEnv(await readHostGitIdentity(context.hostEnv), Number(configCount));
+  return {
+    identityEnv,
+    configFileAbsent: insideWritable(context.floor.configFile) && !exists(context.floor.configFile),
+    args: {
+      tier: context.fsScope,
+      writableRoots,
+      readOnlyPaths,
+      readWritePaths,
+      executablePrefixes: prefixes,
+      home,
+      homeSecrets: homeSecretsShown(context.fsScope, home, [
+        ...prefixes,
+        ...readOnlyPaths,
+        ...readWritePaths,
+      ]),
+      system: systemView(),
+      scans: [...scans, ...readOnlyPaths.map((extra) => readOnlyScan(extra, context.floor))],
+      repositories,
+      frozenFiles,
+      // The state dir is hidden where it would show: under a root the scan masks it already,
+      // and under an empty HOME it is not there at all.
+      hidden:
+        context.fsScope === 'full' ||
+        [...prefixes, ...readOnlyPaths].some((visible) =>
+          isWithinPath(context.floor.stateDir, visible),
+        )
+          ? [context.floor.stateDir].filter(exists)
+          : [],
+      emptyFile: emptyFile(context),
+    },
+  };
+}
+
+// The git dirs the sandbox protects: the `.git` directories the scan found, and what each `.git`
+// file points at — resolved on the host, never through a symlink the workspace made (refused:
+// `gitdir: ../lnk` with `lnk -> ..` would otherwise name the workspace's parent), and only
+// inside the areas the sandbox writes (one elsewhere is not the sandbox's to change).
+function gitDirsOf(
+  toolId: string,
+  scans: readonly WorkspaceScan[],
+  writable: readonly string[],
+): string[] {
+  const found = new Set(scans.flatMap((scan) => scan.gitDirs));
+  for (const pointer of scans.flatMap((scan) => scan.gitPointers ?? [])) {
+    const resolved = resolveSandboxPath(pointer, writable);
+    if (resolved.kind === 'workspace_link') throw new ToolPolicyError(toolId, 'symlink_refused');
+    if (resolved.kind !== 'real' || !isUnderAny(resolved.path, writable)) continue;
+    found.add(resolved.path);
+    for (const submodule of submoduleGitDirs(resolved.path)) found.add(submodule);
+  }
+  return [...found].filter((gitDir) => isUnderAny(gitDir, writable));
+}
+
+function worktreeNames(worktreesFd: number): string[] {
+  try {
+    return readdirSync(`/proc/self/fd/${worktreesFd}`, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    // No linked worktrees.
+    return [];
   }
 }
 
-function worktreeConfigs(gitDir: string): string[] {
-  const found = [path.join(gitDir, 'config.worktree')];
+function realOrSelf(target: string): string {
   try {
-    for (const name of readdirSync(path.join(gitDir, 'worktrees'))) {
-      found.push(path.join(gitDir, 'worktrees', name, 'config.worktree'));
-    }
+    return realpathSync(target);
   } catch {
-    // No linked worktrees.
+    return target;
   }
-  return found;
 }
 
 // A declared read-only path is judged by the read floor too: its secrets are masked, and a

@@ -1,4 +1,12 @@
-import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  type Dirent,
+} from 'node:fs';
 import path from 'node:path';
 import {
   foldSegment,
@@ -13,8 +21,13 @@ export interface WorkspaceScan {
   readonly masked: readonly MaskedPath[];
   /** Write floor (shell startup files, package-manager hooks, the config file): read-only. */
   readonly readOnly: readonly string[];
-  /** Every git directory found (`.git` dirs, the gitdir of a `.git` file, submodule gitdirs). */
+  /** Every `.git` directory found by the walk, and the submodule git dirs under them. */
   readonly gitDirs: readonly string[];
+  /**
+   * The target of each `.git` file (`gitdir: <path>`) as its text names it, joined to the file's
+   * directory but not normalised: the workspace wrote it, so `resolveSandboxPath` resolves it.
+   */
+  readonly gitPointers?: readonly string[];
 }
 
 /** One read-floor entry and what it is, so it is masked with the right kind of mount. */
@@ -33,6 +46,7 @@ export function scanWorkspace(root: string, floor: FloorContext): WorkspaceScan 
   const masked: MaskedPath[] = [];
   const readOnly: string[] = [];
   const gitDirs: string[] = [];
+  const gitPointers: string[] = [];
   const pending: { directory: string; segments: readonly string[] }[] = [
     { directory: root, segments: foldSegments(root) },
   ];
@@ -53,12 +67,12 @@ export function scanWorkspace(root: string, floor: FloorContext): WorkspaceScan 
       }
       // The pointer itself is frozen: rewritten, it would send the host's git elsewhere.
       readOnly.push(full);
-      const gitDir = readGitFile(full, directory);
-      if (gitDir !== undefined) gitDirs.push(gitDir, ...submoduleGitDirs(gitDir));
+      const pointer = readGitFile(full, directory);
+      if (pointer !== undefined) gitPointers.push(pointer);
     }
     for (const child of verdict.subdirectories) pending.push(child);
   }
-  return { masked, readOnly, gitDirs };
+  return { masked, readOnly, gitDirs, gitPointers };
 }
 
 interface DirectoryVerdict {
@@ -196,19 +210,28 @@ function foldSegments(target: string): string[] {
     .map(foldSegment);
 }
 
-// `gitdir: <path>` of a worktree or submodule checkout, relative to the file's directory.
+// `gitdir: <path>` of a worktree or submodule checkout, relative to the file's directory. Joined
+// as text, never normalised: `sub/../lnk` means what the kernel makes of it, not `lnk`.
 function readGitFile(file: string, directory: string): string | undefined {
   try {
-    const text = readFileSync(file, 'utf8').slice(0, 4096);
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    let text: string;
+    try {
+      text = readFileSync(fd, 'utf8').slice(0, 4096);
+    } finally {
+      closeSync(fd);
+    }
     const match = /^gitdir: (.+?)\r?\n?$/m.exec(text);
-    return match?.[1] === undefined ? undefined : path.resolve(directory, match[1]);
+    const target = match?.[1];
+    if (target === undefined) return undefined;
+    return target.startsWith('/') ? target : `${directory}/${target}`;
   } catch {
     return undefined;
   }
 }
 
-// Submodules keep their repositories under `.git/modules/<name>` (nested for nested modules).
-function submoduleGitDirs(gitDir: string): string[] {
+/** Submodules keep their repositories under `.git/modules/<name>` (nested for nested modules). */
+export function submoduleGitDirs(gitDir: string): string[] {
   const found: string[] = [];
   const pending = [path.join(gitDir, 'modules')];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
