@@ -267,3 +267,40 @@ describe.skipIf(process.platform !== 'linux')('a symlink swapped in after the sc
     expect(await readdir(path.join(outside, 'hooks'))).toEqual([]);
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('two host processes on one workspace', () => {
+  let base = '';
+  afterEach(() => rm(base, { recursive: true, force: true }));
+
+  it('run 500 sandboxed commands at once with no spurious failure, leaving nothing behind', async () => {
+    base = await realpath(await mkdtemp(path.join(tmpdir(), 'toolhost-two-')));
+    const root = path.join(base, 'ws');
+    execFileSync('git', ['init', '-q', root]);
+    // Neither protected name exists: every spawn of both processes must cope with that.
+    await rm(path.join(root, '.git', 'hooks'), { recursive: true, force: true });
+    const script = path.join(import.meta.dirname, 'test-support', 'run-sandboxed-commands.ts');
+    const runOne = (state: string) =>
+      new Promise<{ failures: string[] }>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ['--conditions', 'source', '--import', 'tsx', script, root, state, '250', '4'],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.on('error', reject);
+        child.on('close', (code) =>
+          code === 0 ? resolve(JSON.parse(out) as { failures: string[] }) : reject(new Error(out)),
+        );
+      });
+
+    const [first, second] = await Promise.all([
+      runOne(path.join(base, 'state-a')),
+      runOne(path.join(base, 'state-b')),
+    ]);
+
+    expect([...first.failures, ...second.failures]).toEqual([]);
+    expect((await readdir(root)).sort()).toEqual(['.git']);
+    expect(await readdir(path.join(root, '.git', 'hooks'))).toEqual([]);
+  }, 240_000);
+});
