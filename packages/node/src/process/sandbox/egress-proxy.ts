@@ -16,9 +16,16 @@ import {
   type ConnectionEndCause,
   type ProxyConnectionLimits,
 } from './egress-proxy-connection.js';
+import {
+  checkConnectionCap,
+  createEgressConnectionBudget,
+  DEFAULT_MAX_CONNECTIONS_PER_SANDBOX,
+  type EgressConnectionBudget,
+} from './egress-connection-budget.js';
 import type { SandboxEgressDecision, SandboxEgressReason } from './egress-proxy-decision.js';
 import { dialChecked, dialDirect } from './egress-proxy-dial.js';
 import { scanProxyRequest } from './egress-proxy-head.js';
+import { createRefusalReporter } from './egress-proxy-refusals.js';
 import { scanClientHello, serverNameMatches } from './egress-proxy-sni.js';
 
 export type { SandboxEgressDecision, SandboxEgressReason } from './egress-proxy-decision.js';
@@ -42,14 +49,40 @@ export interface SandboxEgressProxyOptions {
   readonly idleTimeoutMs?: number;
   /** Total lifetime of one connection. Default 10 min. */
   readonly maxConnectionMs?: number;
-  /** One event per connection: a denial at once, an allowed tunnel when it ends. */
+  /**
+   * Connections one sandbox (one `openSandbox` gate) may hold open at once; past it a connection
+   * is closed at accept. Default 256.
+   */
+  readonly maxConnectionsPerSandbox?: number;
+  /** Connections every sandbox of this proxy may hold open together. Default 1 024. */
+  readonly maxConnections?: number;
+  /** A host's total shared with its other proxies, instead of one of `maxConnections` here. */
+  readonly connectionBudget?: EgressConnectionBudget;
+  /**
+   * One event per connection: a denial at once, an allowed tunnel when it ends. Refusals at a
+   * connection cap are summed (see `SandboxEgressDecision`).
+   */
   readonly onDecision?: (event: SandboxEgressDecision) => void;
+}
+
+/** One sandbox's way into the proxy: its listener's connections, counted against its cap. */
+export interface SandboxEgressGate {
+  /** Serves one connection accepted on this sandbox's listener, or closes it past a cap. */
+  handleConnection(socket: Socket): void;
+  /** This sandbox's connections open now. */
+  readonly openConnections: number;
+  /** Reports refusals still being summed; the gate's open connections run to their end. */
+  close(): void;
 }
 
 /** The host side of a sandbox's HTTP proxy. */
 export interface SandboxEgressProxy {
-  /** Serves one client connection accepted on the proxy listener. */
+  /** A gate for one more sandbox: its own connection cap, within the proxy's total. */
+  openSandbox(): SandboxEgressGate;
+  /** Serves one client connection as the proxy's one default sandbox (its own gate). */
   handleConnection(socket: Socket): void;
+  /** The host's connection count this proxy takes from. */
+  readonly connectionBudget: EgressConnectionBudget;
   /** Ends every open tunnel and refuses new connections; idempotent. */
   close(): Promise<void>;
 }
@@ -60,6 +93,8 @@ interface ProxyPolicy {
   readonly allowRanges: readonly AddressRange[];
   readonly dialTcp: DialTcp;
   readonly limits: ProxyConnectionLimits;
+  readonly maxConnectionsPerSandbox: number;
+  readonly budget: EgressConnectionBudget;
   readonly onDecision: ((event: SandboxEgressDecision) => void) | undefined;
 }
 
@@ -92,31 +127,86 @@ const STATUS_LINES: Partial<Record<SandboxEgressReason, string>> = {
 export function createSandboxEgressProxy(options: SandboxEgressProxyOptions): SandboxEgressProxy {
   const policy = resolveProxyPolicy(options);
   const connections = new Set<ProxyConnection>();
+  const gates = new Set<SandboxEgressGate>();
+  let defaultGate: SandboxEgressGate | undefined;
   let closed = false;
 
-  return {
-    handleConnection(socket) {
-      if (closed) {
+  const serve = (socket: Socket, release: () => void): void => {
+    const connection = new ProxyConnection(socket, policy.limits);
+    connections.add(connection);
+    const progress: Progress = { host: '', port: 0, allowed: false };
+    void serveConnection(connection, progress, policy)
+      .then(
+        (cause) => finish(connection, progress, policy, cause),
+        (error: unknown) => finish(connection, progress, policy, refusalCause(error)),
+      )
+      // A bug past this point must still neither crash the host nor leave a socket open.
+      .catch(() => connection.abort())
+      .then(() => connection.whenClosed())
+      .finally(() => {
+        connections.delete(connection);
+        // Only now: the slot stands for the descriptors, so it is free once they are closed.
+        release();
+      });
+  };
+
+  const openSandbox = (): SandboxEgressGate => {
+    let open = 0;
+    const refusals = createRefusalReporter((event) => report(policy, event));
+    const gate: SandboxEgressGate = {
+      handleConnection(socket) {
         socket.on('error', () => undefined);
-        socket.destroy();
-        return;
-      }
-      const connection = new ProxyConnection(socket, policy.limits);
-      connections.add(connection);
-      const progress: Progress = { host: '', port: 0, allowed: false };
-      void serveConnection(connection, progress, policy)
-        .then(
-          (cause) => finish(connection, progress, policy, cause),
-          (error: unknown) => finish(connection, progress, policy, refusalCause(error)),
-        )
-        // A bug past this point must still neither crash the host nor leave a socket open.
-        .catch(() => connection.abort())
-        .then(() => connection.whenClosed())
-        .finally(() => connections.delete(connection));
+        if (closed) {
+          socket.destroy();
+          return;
+        }
+        // The sandbox's own cap first, so a flood never takes a slot of the host's total that
+        // another sandbox could have used.
+        const limit =
+          open >= policy.maxConnectionsPerSandbox
+            ? 'sandbox'
+            : policy.budget.tryTake()
+              ? undefined
+              : 'host';
+        if (limit !== undefined) {
+          // Closed at accept, before any timer or buffer: the refused descriptor goes at once.
+          socket.destroy();
+          refusals.count(limit);
+          return;
+        }
+        open += 1;
+        let released = false;
+        serve(socket, () => {
+          // Once per connection, whatever path ended it: a leak would lower the cap for good.
+          if (released) return;
+          released = true;
+          open -= 1;
+          policy.budget.give();
+        });
+      },
+      get openConnections() {
+        return open;
+      },
+      close() {
+        refusals.close();
+        gates.delete(gate);
+      },
+    };
+    gates.add(gate);
+    return gate;
+  };
+
+  return {
+    openSandbox,
+    handleConnection(socket) {
+      defaultGate ??= openSandbox();
+      defaultGate.handleConnection(socket);
     },
+    connectionBudget: policy.budget,
 
     async close() {
       closed = true;
+      for (const gate of [...gates]) gate.close();
       const open = [...connections];
       for (const connection of open) connection.abort('closed');
       await Promise.all(open.map((connection) => connection.whenClosed()));
@@ -234,6 +324,21 @@ function resolveProxyPolicy(options: SandboxEgressProxyOptions): ProxyPolicy {
     maxConnectionMs = 10 * 60_000,
     dangerouslyAllowRanges = [],
   } = options;
+  if (options.connectionBudget !== undefined && options.maxConnections !== undefined) {
+    throw new TypeError(
+      'toolhost: sandbox egress takes maxConnections or a shared connectionBudget, not both',
+    );
+  }
+  const budget = options.connectionBudget ?? createEgressConnectionBudget(options.maxConnections);
+  const { maxConnectionsPerSandbox = Math.min(DEFAULT_MAX_CONNECTIONS_PER_SANDBOX, budget.maxConnections) } =
+    options;
+  checkConnectionCap(maxConnectionsPerSandbox, 'sandbox egress maxConnectionsPerSandbox');
+  // Past the total it would cap nothing; below it, a flood leaves room for another sandbox.
+  if (maxConnectionsPerSandbox > budget.maxConnections) {
+    throw new TypeError(
+      'toolhost: sandbox egress maxConnectionsPerSandbox must not exceed maxConnections',
+    );
+  }
   if (!(Number.isInteger(maxBytesPerConnection) && maxBytesPerConnection > 0)) {
     throw new TypeError(
       'toolhost: sandbox egress maxBytesPerConnection must be a positive integer',
@@ -256,6 +361,8 @@ function resolveProxyPolicy(options: SandboxEgressProxyOptions): ProxyPolicy {
       maxConnectionMs,
       setupTimeoutMs: Math.min(idleTimeoutMs, MAX_SETUP_MS),
     },
+    maxConnectionsPerSandbox,
+    budget,
     onDecision: options.onDecision,
   };
 }
