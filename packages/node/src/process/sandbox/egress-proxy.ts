@@ -71,6 +71,8 @@ export interface SandboxEgressGate {
   handleConnection(socket: Socket): void;
   /** This sandbox's connections open now. */
   readonly openConnections: number;
+  /** This sandbox's cap. */
+  readonly maxConnections: number;
   /** Reports refusals still being summed; the gate's open connections run to their end. */
   close(): void;
 }
@@ -187,6 +189,7 @@ export function createSandboxEgressProxy(options: SandboxEgressProxyOptions): Sa
       get openConnections() {
         return open;
       },
+      maxConnections: policy.maxConnectionsPerSandbox,
       close() {
         refusals.close();
         gates.delete(gate);
