@@ -131,18 +131,27 @@ describe('the sandbox egress proxy connection caps', () => {
     const { listen } = await startProxy({ maxConnectionsPerSandbox: 4, maxConnections: 6 });
     const flooded = await listen();
     const other = await listen();
-    await openClients(flooded.port, 20);
-    await vi.waitFor(() => expect(flooded.gate.openConnections).toBe(4));
+    const flood = await openClients(flooded.port, 20);
+    // Settled: every flood connection is either held or already refused.
+    await vi.waitFor(() =>
+      expect(flooded.gate.openConnections + flood.filter((socket) => socket.closed).length).toBe(
+        20,
+      ),
+    );
+    for (const socket of flood) socket.resume();
     const agent = new ProxyAgent({ uri: `http://127.0.0.1:${other.port}`, requestTls: { ca } });
 
+    // Bounded: a starved sandbox would otherwise wait for the flood's setup timeouts.
     const response = await undiciRequest(`https://egress.test:${upstream.port}/`, {
       dispatcher: agent,
+      signal: AbortSignal.timeout(5_000),
     });
     const body = await response.body.text();
     await agent.close();
 
     expect(response.statusCode).toBe(200);
     expect(body).toBe('ok');
+    expect(flooded.gate.openConnections).toBe(4);
   });
 
   it('refuses past the host total across sandboxes, naming the host cap', async () => {
