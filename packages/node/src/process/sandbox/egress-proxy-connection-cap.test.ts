@@ -127,7 +127,7 @@ describe('the sandbox egress proxy connection caps', () => {
     ]);
   });
 
-  it("still serves a second sandbox, end to end, while the first holds its whole cap", async () => {
+  it('still serves a second sandbox, end to end, while the first holds its whole cap', async () => {
     const { listen } = await startProxy({ maxConnectionsPerSandbox: 4, maxConnections: 6 });
     const flooded = await listen();
     const other = await listen();
@@ -269,7 +269,9 @@ describe('the sandbox egress proxy connection caps', () => {
       const create = () =>
         createSandboxEgressProxy({ allowedDomains: ['egress.test'], [name]: value as number });
 
-      expect(create).toThrow(new TypeError(`toolhost: sandbox egress ${name} must be a positive integer`));
+      expect(create).toThrow(
+        new TypeError(`toolhost: sandbox egress ${name} must be a positive integer`),
+      );
     }
   });
 

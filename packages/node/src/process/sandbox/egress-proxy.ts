@@ -16,19 +16,20 @@ import {
   type ConnectionEndCause,
   type ProxyConnectionLimits,
 } from './egress-proxy-connection.js';
-import {
-  checkConnectionCap,
-  createEgressConnectionBudget,
-  DEFAULT_MAX_CONNECTIONS_PER_SANDBOX,
-  type EgressConnectionBudget,
-} from './egress-connection-budget.js';
+import type { EgressConnectionBudget } from './egress-connection-budget.js';
 import type { SandboxEgressDecision, SandboxEgressReason } from './egress-proxy-decision.js';
 import { dialChecked, dialDirect } from './egress-proxy-dial.js';
+import {
+  createSandboxGate,
+  resolveConnectionCaps,
+  type ConnectionCaps,
+  type SandboxEgressGate,
+} from './egress-proxy-gate.js';
 import { scanProxyRequest } from './egress-proxy-head.js';
-import { createRefusalReporter } from './egress-proxy-refusals.js';
 import { scanClientHello, serverNameMatches } from './egress-proxy-sni.js';
 
 export type { SandboxEgressDecision, SandboxEgressReason } from './egress-proxy-decision.js';
+export type { SandboxEgressGate } from './egress-proxy-gate.js';
 
 /** `createSandboxEgressProxy` options. */
 export interface SandboxEgressProxyOptions {
@@ -65,18 +66,6 @@ export interface SandboxEgressProxyOptions {
   readonly onDecision?: (event: SandboxEgressDecision) => void;
 }
 
-/** One sandbox's way into the proxy: its listener's connections, counted against its cap. */
-export interface SandboxEgressGate {
-  /** Serves one connection accepted on this sandbox's listener, or closes it past a cap. */
-  handleConnection(socket: Socket): void;
-  /** This sandbox's connections open now. */
-  readonly openConnections: number;
-  /** This sandbox's cap. */
-  readonly maxConnections: number;
-  /** Reports refusals still being summed; the gate's open connections run to their end. */
-  close(): void;
-}
-
 /** The host side of a sandbox's HTTP proxy. */
 export interface SandboxEgressProxy {
   /** A gate for one more sandbox: its own connection cap, within the proxy's total. */
@@ -89,14 +78,12 @@ export interface SandboxEgressProxy {
   close(): Promise<void>;
 }
 
-interface ProxyPolicy {
+interface ProxyPolicy extends ConnectionCaps {
   readonly allowedHosts: ReadonlySet<string>;
   readonly lookup: EgressLookup | undefined;
   readonly allowRanges: readonly AddressRange[];
   readonly dialTcp: DialTcp;
   readonly limits: ProxyConnectionLimits;
-  readonly maxConnectionsPerSandbox: number;
-  readonly budget: EgressConnectionBudget;
   readonly onDecision: ((event: SandboxEgressDecision) => void) | undefined;
 }
 
@@ -153,48 +140,13 @@ export function createSandboxEgressProxy(options: SandboxEgressProxyOptions): Sa
   };
 
   const openSandbox = (): SandboxEgressGate => {
-    let open = 0;
-    const refusals = createRefusalReporter((event) => report(policy, event));
-    const gate: SandboxEgressGate = {
-      handleConnection(socket) {
-        socket.on('error', () => undefined);
-        if (closed) {
-          socket.destroy();
-          return;
-        }
-        // The sandbox's own cap first, so a flood never takes a slot of the host's total that
-        // another sandbox could have used.
-        const limit =
-          open >= policy.maxConnectionsPerSandbox
-            ? 'sandbox'
-            : policy.budget.tryTake()
-              ? undefined
-              : 'host';
-        if (limit !== undefined) {
-          // Closed at accept, before any timer or buffer: the refused descriptor goes at once.
-          socket.destroy();
-          refusals.count(limit);
-          return;
-        }
-        open += 1;
-        let released = false;
-        serve(socket, () => {
-          // Once per connection, whatever path ended it: a leak would lower the cap for good.
-          if (released) return;
-          released = true;
-          open -= 1;
-          policy.budget.give();
-        });
-      },
-      get openConnections() {
-        return open;
-      },
-      maxConnections: policy.maxConnectionsPerSandbox,
-      close() {
-        refusals.close();
-        gates.delete(gate);
-      },
-    };
+    const gate = createSandboxGate({
+      ...policy,
+      isClosed: () => closed,
+      serve,
+      report: (event) => report(policy, event),
+      onClose: () => gates.delete(gate),
+    });
     gates.add(gate);
     return gate;
   };
@@ -327,21 +279,7 @@ function resolveProxyPolicy(options: SandboxEgressProxyOptions): ProxyPolicy {
     maxConnectionMs = 10 * 60_000,
     dangerouslyAllowRanges = [],
   } = options;
-  if (options.connectionBudget !== undefined && options.maxConnections !== undefined) {
-    throw new TypeError(
-      'toolhost: sandbox egress takes maxConnections or a shared connectionBudget, not both',
-    );
-  }
-  const budget = options.connectionBudget ?? createEgressConnectionBudget(options.maxConnections);
-  const { maxConnectionsPerSandbox = Math.min(DEFAULT_MAX_CONNECTIONS_PER_SANDBOX, budget.maxConnections) } =
-    options;
-  checkConnectionCap(maxConnectionsPerSandbox, 'sandbox egress maxConnectionsPerSandbox');
-  // Past the total it would cap nothing; below it, a flood leaves room for another sandbox.
-  if (maxConnectionsPerSandbox > budget.maxConnections) {
-    throw new TypeError(
-      'toolhost: sandbox egress maxConnectionsPerSandbox must not exceed maxConnections',
-    );
-  }
+  const caps = resolveConnectionCaps(options);
   if (!(Number.isInteger(maxBytesPerConnection) && maxBytesPerConnection > 0)) {
     throw new TypeError(
       'toolhost: sandbox egress maxBytesPerConnection must be a positive integer',
@@ -364,8 +302,7 @@ function resolveProxyPolicy(options: SandboxEgressProxyOptions): ProxyPolicy {
       maxConnectionMs,
       setupTimeoutMs: Math.min(idleTimeoutMs, MAX_SETUP_MS),
     },
-    maxConnectionsPerSandbox,
-    budget,
+    ...caps,
     onDecision: options.onDecision,
   };
 }
