@@ -18,8 +18,9 @@ export type SandboxEgressReason =
  * `port` 0 when the request never named a parseable destination. A connection is allowed once
  * its ClientHello passed the SNI check; a dial that then fails is an allowed tunnel ended by
  * `network`. A connection cut short by `close()` before any decision reports nothing.
- * Connections refused at a connection cap (`connection_limit`) are the exception: they are
- * summed, one event per sandbox and cap per second at most, `refusedConnections` saying how many.
+ * Connections refused at a connection cap (`connection_limit`) are the exception: the first is
+ * reported at once, the ones after it summed into at most one event per sandbox and cap a second,
+ * `refusedConnections` saying how many each event stands for.
  */
 export interface SandboxEgressDecision {
   readonly host: string;

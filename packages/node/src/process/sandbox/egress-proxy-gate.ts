@@ -66,13 +66,20 @@ export function createSandboxGate(parts: GateParts): SandboxEgressGate {
       }
       open += 1;
       let released = false;
-      parts.serve(socket, () => {
+      const release = (): void => {
         // Once per connection, whatever path ended it: a leak would lower the cap for good.
         if (released) return;
         released = true;
         open -= 1;
         budget.give();
-      });
+      };
+      try {
+        parts.serve(socket, release);
+      } catch {
+        // A bug in serving must neither keep the socket nor its slot.
+        socket.destroy();
+        release();
+      }
     },
     get openConnections() {
       return open;
