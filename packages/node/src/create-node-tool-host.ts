@@ -11,6 +11,10 @@ import type { NodeMediaStore } from './media-store/create-media-store.js';
 import { withCallHostViews } from './output-store/call-host-view.js';
 import { createOutputStore } from './output-store/create-output-store.js';
 import type { NodeOutputStore } from './output-store/create-output-store.js';
+import {
+  createEgressConnectionBudget,
+  type EgressConnectionBudget,
+} from './process/sandbox/egress-connection-budget.js';
 
 /** What `createNodeToolHost` returns: the host for `createToolRegistry`, and its teardown. */
 export interface NodeToolHostHandle {
@@ -33,6 +37,8 @@ export interface NodeHostParts {
   readonly jail: Jail;
   readonly outputStore: NodeOutputStore;
   readonly media: NodeMediaStore;
+  /** Open sandbox proxy connections of the whole host, capped at `process.network.maxConnections`. */
+  readonly egressConnections?: EgressConnectionBudget;
   onClose(teardown: () => Promise<void>): void;
 }
 
@@ -75,7 +81,18 @@ export async function createNodeToolHost(
       },
     });
     onClose(() => jail.close());
-    const parts: NodeHostParts = { options: resolved, jail, outputStore, media, onClose };
+    // One count for every sandbox of the host, the process arm's spawns and each MCP server's.
+    const egressConnections = createEgressConnectionBudget(
+      resolved.process?.network?.maxConnections,
+    );
+    const parts: NodeHostParts = {
+      options: resolved,
+      jail,
+      outputStore,
+      media,
+      egressConnections,
+      onClose,
+    };
     const host: ToolHost = {
       fs: createFsArm(parts.jail, parts.media, resolved.readOnly),
       outputStore,
@@ -113,6 +130,7 @@ export async function createNodeToolHost(
               },
               stateDir: resolved.stateDir,
               hostEnv: process.env,
+              egressConnections,
             },
           });
     if (mcp !== undefined) onClose(() => mcp.close());

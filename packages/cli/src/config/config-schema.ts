@@ -26,11 +26,34 @@ const sandboxPath = z
     'an absolute path: not /, no .. segment',
   );
 
+const sandboxNetworkShape = {
+  allowedDomains: z
+    .array(nonEmpty)
+    .describe('Exact host names reachable over HTTPS through the host-side proxy.'),
+  maxConnectionsPerSandbox: z
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      'Proxy connections one sandboxed child may hold open at once; past it each is closed at accept. Default 256.',
+    ),
+};
+
 const sandboxNetworkSchema = z
+  .strictObject(sandboxNetworkShape)
+  .describe('Network of the sandbox. Absent or no domains: no network at all.');
+
+// The total is the host's, shared by every sandbox: only the process section may set it.
+const processNetworkSchema = z
   .strictObject({
-    allowedDomains: z
-      .array(nonEmpty)
-      .describe('Exact host names reachable over HTTPS through the host-side proxy.'),
+    ...sandboxNetworkShape,
+    maxConnections: z
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'Proxy connections all sandboxes of the session (commands and MCP servers) may hold open together. Default 1024.',
+      ),
   })
   .describe('Network of the sandbox. Absent or no domains: no network at all.');
 
@@ -54,6 +77,7 @@ const processSchema = z
       .optional()
       .describe('Process sandbox (bubblewrap). Default: required on Linux, off elsewhere.'),
     ...sandboxAllowanceShape,
+    network: processNetworkSchema.optional(),
   })
   .describe('What every spawned command (run_command, git_*) may see and reach.');
 

@@ -34,7 +34,7 @@ describe('parseConfig', () => {
           command: 'docs-server',
           args: ['--stdio'],
           sandbox: 'required',
-          network: { allowedDomains: ['api.example.com'] },
+          network: { allowedDomains: ['api.example.com'], maxConnectionsPerSandbox: 64 },
           readOnlyPaths: ['/opt/docs'],
           readWritePaths: ['/var/cache/docs'],
         },
@@ -42,7 +42,11 @@ describe('parseConfig', () => {
       credentials: { brave: { env: 'BRAVE_API_KEY' } },
       process: {
         sandbox: 'off',
-        network: { allowedDomains: ['registry.npmjs.org'] },
+        network: {
+          allowedDomains: ['registry.npmjs.org'],
+          maxConnectionsPerSandbox: 512,
+          maxConnections: 2048,
+        },
         readOnlyPaths: ['/opt/toolchain'],
         readWritePaths: ['/var/cache/build'],
       },
@@ -84,6 +88,21 @@ describe('parseConfig', () => {
       'a network without its domain list',
       '{"process": {"network": {}}}',
       'field "process.network.allowedDomains"',
+    ],
+    [
+      'a zero connection cap',
+      '{"process": {"network": {"allowedDomains": ["a.example"], "maxConnections": 0}}}',
+      'field "process.network.maxConnections"',
+    ],
+    [
+      'a fractional connection cap',
+      '{"process": {"network": {"allowedDomains": ["a.example"], "maxConnectionsPerSandbox": 1.5}}}',
+      'field "process.network.maxConnectionsPerSandbox"',
+    ],
+    [
+      "a server's own host-wide connection cap",
+      '{"mcpServers": {"a": {"command": "x", "network": {"allowedDomains": ["a.example"], "maxConnections": 9}}}}',
+      'unknown key "mcpServers.a.network.maxConnections"',
     ],
     [
       'an unknown process key',

@@ -80,6 +80,28 @@ describe('resolveSettings', () => {
     });
   });
 
+  it('keeps the network connection caps when a flag replaces the domains', () => {
+    const loaded = {
+      config: {
+        process: {
+          network: {
+            allowedDomains: ['registry.npmjs.org'],
+            maxConnectionsPerSandbox: 512,
+            maxConnections: 2048,
+          },
+        },
+      },
+    };
+
+    const settings = resolveSettings('/w/app', loaded, { sandboxAllowDomains: ['example.com'] });
+
+    expect(settings.sandboxAllowance.network).toEqual({
+      allowedDomains: ['example.com'],
+      maxConnectionsPerSandbox: 512,
+      maxConnections: 2048,
+    });
+  });
+
   it('takes the mode from the config when no flag says', () => {
     const loaded = { config: { process: { sandbox: 'off' as const } } };
 

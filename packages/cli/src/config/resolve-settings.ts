@@ -153,12 +153,22 @@ function sandboxOf(
   }
   const domains = flags.sandboxAllowDomains ?? config.process?.network?.allowedDomains ?? [];
   const { readOnlyPaths, readWritePaths } = config.process ?? {};
+  // The caps stay when a flag replaces the domains: they bound the host, not a destination.
+  const { maxConnectionsPerSandbox, maxConnections } = config.process?.network ?? {};
   return {
     sandbox: fromFlag ?? fromConfig ?? defaultSandboxMode(),
     sandboxSource:
       fromFlag !== undefined ? 'flag' : fromConfig !== undefined ? 'config' : 'default',
     sandboxAllowance: {
-      ...(domains.length === 0 ? {} : { network: { allowedDomains: [...new Set(domains)] } }),
+      ...(domains.length === 0
+        ? {}
+        : {
+            network: {
+              allowedDomains: [...new Set(domains)],
+              ...(maxConnectionsPerSandbox === undefined ? {} : { maxConnectionsPerSandbox }),
+              ...(maxConnections === undefined ? {} : { maxConnections }),
+            },
+          }),
       ...(readOnlyPaths === undefined ? {} : { readOnlyPaths }),
       ...(readWritePaths === undefined ? {} : { readWritePaths }),
     },

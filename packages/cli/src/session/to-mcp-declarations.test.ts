@@ -24,7 +24,7 @@ describe('toMcpDeclarations', () => {
       api: {
         command: 'api-server',
         sandbox: 'off',
-        network: { allowedDomains: ['api.example.com'] },
+        network: { allowedDomains: ['api.example.com'], maxConnectionsPerSandbox: 32 },
         readOnlyPaths: ['/opt/api'],
         readWritePaths: ['/var/cache/api'],
       },
@@ -34,7 +34,7 @@ describe('toMcpDeclarations', () => {
       transport: 'stdio',
       command: 'api-server',
       sandbox: 'off',
-      network: { allowedDomains: ['api.example.com'] },
+      network: { allowedDomains: ['api.example.com'], maxConnectionsPerSandbox: 32 },
       readOnlyPaths: ['/opt/api'],
       readWritePaths: ['/var/cache/api'],
     });

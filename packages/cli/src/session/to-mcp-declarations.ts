@@ -1,4 +1,4 @@
-import type { DeclaredValue, McpServerDeclaration } from '@toolhost/node';
+import type { DeclaredValue, McpServerDeclaration, SandboxNetworkOptions } from '@toolhost/node';
 import type { McpServerConfig } from '../config/config-schema.js';
 
 /** Config `mcpServers` → the MCP arm's declarations; a named credential becomes a `credentialRef`. */
@@ -23,7 +23,7 @@ function toDeclaration(server: McpServerConfig): McpServerDeclaration {
       ...(server.env === undefined ? {} : { env: toDeclaredValues(server.env) }),
       ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
       ...(server.sandbox === undefined ? {} : { sandbox: server.sandbox }),
-      ...(server.network === undefined ? {} : { network: server.network }),
+      ...(server.network === undefined ? {} : { network: toNetwork(server.network) }),
       ...(server.readOnlyPaths === undefined ? {} : { readOnlyPaths: server.readOnlyPaths }),
       ...(server.readWritePaths === undefined ? {} : { readWritePaths: server.readWritePaths }),
       ...common,
@@ -35,6 +35,18 @@ function toDeclaration(server: McpServerConfig): McpServerDeclaration {
     ...(server.headers === undefined ? {} : { headers: toDeclaredValues(server.headers) }),
     ...(server.allowLocal === undefined ? {} : { allowLocal: server.allowLocal }),
     ...common,
+  };
+}
+
+// The parsed config spells an absent cap as `undefined`; the declaration leaves it out.
+function toNetwork(network: {
+  readonly allowedDomains: readonly string[];
+  readonly maxConnectionsPerSandbox?: number | undefined;
+}): SandboxNetworkOptions {
+  const { allowedDomains, maxConnectionsPerSandbox } = network;
+  return {
+    allowedDomains,
+    ...(maxConnectionsPerSandbox === undefined ? {} : { maxConnectionsPerSandbox }),
   };
 }
 

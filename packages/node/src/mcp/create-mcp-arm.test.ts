@@ -314,6 +314,16 @@ describe('createMcpArm lifecycle', () => {
 
     await expect(attempt).rejects.toThrow(TypeError);
   });
+
+  it("refuses a server's own network.maxConnections: the total is the host's", async () => {
+    const declaration = fixtureServerDeclaration({
+      network: { allowedDomains: ['api.example.com'], maxConnections: 4096 },
+    });
+
+    const attempt = createMcpArm({ servers: { wide: declaration } });
+
+    await expect(attempt).rejects.toThrow(/network.maxConnections is host-wide/);
+  });
 });
 
 function isAlive(pid: number): boolean {

@@ -5,6 +5,7 @@ import {
   type Sandbox,
   type SandboxContext,
 } from '../process/sandbox/create-sandbox.js';
+import { createEgressConnectionBudget } from '../process/sandbox/egress-connection-budget.js';
 import {
   checkSandboxAllowance,
   checkSandboxMode,
@@ -138,6 +139,12 @@ function checkDeclaration(name: string, declaration: McpServerDeclaration): void
     if (declaration.sandbox !== undefined)
       checkSandboxMode(declaration.sandbox, `mcp server ${name}`);
     checkSandboxAllowance(declaration, `mcp server ${name}`);
+    // The total is the host's, shared with every other sandbox: no one server may raise it.
+    if (declaration.network?.maxConnections !== undefined) {
+      throw new TypeError(
+        `toolhost: mcp server ${name}: network.maxConnections is host-wide; set it on process.network`,
+      );
+    }
     return;
   }
   if (declaration.transport !== 'http') {
@@ -155,10 +162,15 @@ function sandboxFactory(
 ): (declaration: McpStdioServerDeclaration) => Sandbox {
   const armMode = options.sandbox ?? defaultSandboxMode();
   checkSandboxMode(armMode, 'mcp');
+  // An arm built without a host still caps its servers' connections together.
+  const egressConnections =
+    options.sandboxContext?.egressConnections ?? createEgressConnectionBudget();
   return (declaration) => {
     const root = declaration.cwd ?? process.cwd();
-    const context: SandboxContext =
-      options.sandboxContext ?? standaloneSandboxContext(root, process.env);
+    const context: SandboxContext = {
+      ...(options.sandboxContext ?? standaloneSandboxContext(root, process.env)),
+      egressConnections,
+    };
     return createSandbox(declaration.sandbox ?? armMode, allowanceOf(declaration), context);
   };
 }

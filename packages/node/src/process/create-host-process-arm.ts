@@ -32,6 +32,9 @@ export function createHostProcessArm(parts: NodeHostParts): { readonly process?:
       floor: { stateDir, spillDir: outputStore.directory, configFile },
       stateDir,
       ...(egress === undefined ? {} : { egress: sandboxEgressSeams(egress) }),
+      ...(parts.egressConnections === undefined
+        ? {}
+        : { egressConnections: parts.egressConnections }),
     },
     openSpill: createSpillOpener(outputStore.directory, outputStore.quota),
     resolveCwd: async (root, requested) => {

@@ -7,15 +7,25 @@ import type { FloorContext } from '../../fs/floor.js';
 import { buildSandboxArgs, NETWORK_INIT_PATH } from './build-sandbox-args.js';
 import { probeSandbox } from './detect-sandbox.js';
 import {
+  createEgressConnectionBudget,
+  type EgressConnectionBudget,
+} from './egress-connection-budget.js';
+import {
   createSandboxEgressProxy,
   type SandboxEgressDecision,
+  type SandboxEgressGate,
   type SandboxEgressProxy,
 } from './egress-proxy.js';
 import { closeQuietly, loadNetworkHelper } from './load-network-helper.js';
 import { quarantineConfigFile, type SandboxQuarantine } from './quarantine-config-file.js';
 import { SANDBOX_PROXY_PORT, sandboxEnv } from './sandbox-env.js';
 import { seccompFile } from './sandbox-files.js';
-import type { SandboxAllowance, SandboxEgressSeams, SandboxMode } from './sandbox-options.js';
+import type {
+  SandboxAllowance,
+  SandboxEgressSeams,
+  SandboxMode,
+  SandboxNetworkOptions,
+} from './sandbox-options.js';
 import { buildView } from './sandbox-view.js';
 import { SECCOMP_DENIED_SYSCALLS } from './seccomp-filter.js';
 
@@ -38,6 +48,12 @@ export interface SandboxContext {
   readonly onNetworkDecision?: (decision: SandboxEgressDecision) => void;
   /** A protected name that appeared during a run and was moved aside after it. */
   readonly onQuarantine?: (quarantine: SandboxQuarantine) => void;
+  /**
+   * The host's count of open proxy connections, shared by all its sandboxes (the process arm's
+   * and every MCP server's); absent, the sandbox counts its own, capped at the allowance's
+   * `network.maxConnections`.
+   */
+  readonly egressConnections?: EgressConnectionBudget;
 }
 
 /** One command to run sandboxed, already resolved and checked by the process arm. */
@@ -121,14 +137,20 @@ export function createSandbox(
     ...(context.bwrapPath === undefined ? {} : { bwrapPath: context.bwrapPath }),
     ...(context.stateDir === undefined ? {} : { cacheDir: path.join(context.stateDir, 'sandbox') }),
   };
+  const connectionBudget =
+    context.egressConnections ?? createEgressConnectionBudget(allowance.network?.maxConnections);
+  checkPerSandboxCap(allowance, connectionBudget);
   const proxies = new Map<string, SandboxEgressProxy>();
-  const proxyFor = (domains: readonly string[]): SandboxEgressProxy => {
-    const key = JSON.stringify(domains);
+  const proxyFor = (network: SandboxNetworkOptions): SandboxEgressProxy => {
+    const { allowedDomains, maxConnectionsPerSandbox } = network;
+    const key = JSON.stringify([allowedDomains, maxConnectionsPerSandbox]);
     let proxy = proxies.get(key);
     if (proxy === undefined) {
       proxy = createSandboxEgressProxy({
-        allowedDomains: domains,
+        allowedDomains,
         ...(context.egress ?? {}),
+        connectionBudget,
+        ...(maxConnectionsPerSandbox === undefined ? {} : { maxConnectionsPerSandbox }),
         ...(context.onNetworkDecision === undefined
           ? {}
           : { onDecision: context.onNetworkDecision }),
@@ -151,6 +173,12 @@ export function createSandbox(
       const effective = request.allowance ?? allowance;
       const domains = effective.network?.allowedDomains ?? [];
       const network = domains.length === 0 ? undefined : await loadNetworkHelper(request.toolId);
+      if (request.allowance !== undefined) checkPerSandboxCap(request.allowance, connectionBudget);
+      // Made before the spawn, so a bad cap fails the call rather than the started child.
+      const proxy =
+        network === undefined || effective.network === undefined
+          ? undefined
+          : proxyFor(effective.network);
       const extraStdio: number[] = [];
       // Every descriptor the view pinned goes to bwrap, which consumes it in its mount; the
       // host's copies close once the child has its own (or now, if the view is refused).
@@ -202,6 +230,7 @@ export function createSandbox(
         command: [request.file, ...request.args],
       });
       let server: Server | undefined;
+      let gate: SandboxEgressGate | undefined;
       let released = false;
       const release = (): void => {
         if (released) return;
@@ -209,6 +238,7 @@ export function createSandbox(
         closeFilter();
         closePinned();
         server?.close();
+        gate?.close();
         if (view.configFileAbsent) {
           const moved = quarantineConfigFile(context.floor.configFile, context.roots[0] ?? '/');
           if (moved !== undefined) context.onQuarantine?.(moved);
@@ -225,18 +255,20 @@ export function createSandbox(
           // The child holds its own copy from the moment `spawn` returned.
           closeFilter();
           closePinned();
-          if (network === undefined || pair === undefined) return;
+          if (network === undefined || pair === undefined || proxy === undefined) return;
           const [hostEnd, childEnd] = pair;
           network.closeFd(childEnd);
           pair = undefined;
-          const proxy = proxyFor(domains);
           void network
             .receiveFd(hostEnd, 10_000)
             .then((listener) => {
               if (released) return network.closeFd(listener);
+              // One gate per spawn: its own connection cap, so its flood cannot starve another's.
+              const spawnGate = proxy.openSandbox();
+              gate = spawnGate;
               // Half-open: a client that ends its side before reading still gets the answer.
               server = createServer({ allowHalfOpen: true }, (socket) =>
-                proxy.handleConnection(socket),
+                spawnGate.handleConnection(socket),
               );
               server.on('error', () => undefined);
               server.listen({ fd: listener });
@@ -289,6 +321,16 @@ export function createSandbox(
       };
     },
   };
+}
+
+// The allowance was checked against the default total; the host's shared one may be lower.
+function checkPerSandboxCap(allowance: SandboxAllowance, budget: EgressConnectionBudget): void {
+  const perSandbox = allowance.network?.maxConnectionsPerSandbox;
+  if (perSandbox !== undefined && perSandbox > budget.maxConnections) {
+    throw new TypeError(
+      "toolhost: sandbox network.maxConnectionsPerSandbox must not exceed the host's maxConnections",
+    );
+  }
 }
 
 function describeFilesystem(context: SandboxContext, allowance: SandboxAllowance): string {

@@ -16,12 +16,20 @@ import {
   type ConnectionEndCause,
   type ProxyConnectionLimits,
 } from './egress-proxy-connection.js';
+import type { EgressConnectionBudget } from './egress-connection-budget.js';
 import type { SandboxEgressDecision, SandboxEgressReason } from './egress-proxy-decision.js';
 import { dialChecked, dialDirect } from './egress-proxy-dial.js';
+import {
+  createSandboxGate,
+  resolveConnectionCaps,
+  type ConnectionCaps,
+  type SandboxEgressGate,
+} from './egress-proxy-gate.js';
 import { scanProxyRequest } from './egress-proxy-head.js';
 import { scanClientHello, serverNameMatches } from './egress-proxy-sni.js';
 
 export type { SandboxEgressDecision, SandboxEgressReason } from './egress-proxy-decision.js';
+export type { SandboxEgressGate } from './egress-proxy-gate.js';
 
 /** `createSandboxEgressProxy` options. */
 export interface SandboxEgressProxyOptions {
@@ -42,19 +50,35 @@ export interface SandboxEgressProxyOptions {
   readonly idleTimeoutMs?: number;
   /** Total lifetime of one connection. Default 10 min. */
   readonly maxConnectionMs?: number;
-  /** One event per connection: a denial at once, an allowed tunnel when it ends. */
+  /**
+   * Connections one sandbox (one `openSandbox` gate) may hold open at once; past it a connection
+   * is closed at accept. Default 256.
+   */
+  readonly maxConnectionsPerSandbox?: number;
+  /** Connections every sandbox of this proxy may hold open together. Default 1 024. */
+  readonly maxConnections?: number;
+  /** A host's total shared with its other proxies, instead of one of `maxConnections` here. */
+  readonly connectionBudget?: EgressConnectionBudget;
+  /**
+   * One event per connection: a denial at once, an allowed tunnel when it ends. Refusals at a
+   * connection cap are summed (see `SandboxEgressDecision`).
+   */
   readonly onDecision?: (event: SandboxEgressDecision) => void;
 }
 
 /** The host side of a sandbox's HTTP proxy. */
 export interface SandboxEgressProxy {
-  /** Serves one client connection accepted on the proxy listener. */
+  /** A gate for one more sandbox: its own connection cap, within the proxy's total. */
+  openSandbox(): SandboxEgressGate;
+  /** Serves one client connection as the proxy's one default sandbox (its own gate). */
   handleConnection(socket: Socket): void;
+  /** The host's connection count this proxy takes from. */
+  readonly connectionBudget: EgressConnectionBudget;
   /** Ends every open tunnel and refuses new connections; idempotent. */
   close(): Promise<void>;
 }
 
-interface ProxyPolicy {
+interface ProxyPolicy extends ConnectionCaps {
   readonly allowedHosts: ReadonlySet<string>;
   readonly lookup: EgressLookup | undefined;
   readonly allowRanges: readonly AddressRange[];
@@ -92,31 +116,52 @@ const STATUS_LINES: Partial<Record<SandboxEgressReason, string>> = {
 export function createSandboxEgressProxy(options: SandboxEgressProxyOptions): SandboxEgressProxy {
   const policy = resolveProxyPolicy(options);
   const connections = new Set<ProxyConnection>();
+  const gates = new Set<SandboxEgressGate>();
+  let defaultGate: SandboxEgressGate | undefined;
   let closed = false;
 
+  const serve = (socket: Socket, release: () => void): void => {
+    const connection = new ProxyConnection(socket, policy.limits);
+    connections.add(connection);
+    const progress: Progress = { host: '', port: 0, allowed: false };
+    void serveConnection(connection, progress, policy)
+      .then(
+        (cause) => finish(connection, progress, policy, cause),
+        (error: unknown) => finish(connection, progress, policy, refusalCause(error)),
+      )
+      // A bug past this point must still neither crash the host nor leave a socket open.
+      .catch(() => connection.abort())
+      .then(() => connection.whenClosed())
+      .finally(() => {
+        connections.delete(connection);
+        // Only now: the slot stands for the descriptors, so it is free once they are closed.
+        release();
+      });
+  };
+
+  const openSandbox = (): SandboxEgressGate => {
+    const gate = createSandboxGate({
+      ...policy,
+      isClosed: () => closed,
+      serve,
+      report: (event) => report(policy, event),
+      onClose: () => gates.delete(gate),
+    });
+    gates.add(gate);
+    return gate;
+  };
+
   return {
+    openSandbox,
     handleConnection(socket) {
-      if (closed) {
-        socket.on('error', () => undefined);
-        socket.destroy();
-        return;
-      }
-      const connection = new ProxyConnection(socket, policy.limits);
-      connections.add(connection);
-      const progress: Progress = { host: '', port: 0, allowed: false };
-      void serveConnection(connection, progress, policy)
-        .then(
-          (cause) => finish(connection, progress, policy, cause),
-          (error: unknown) => finish(connection, progress, policy, refusalCause(error)),
-        )
-        // A bug past this point must still neither crash the host nor leave a socket open.
-        .catch(() => connection.abort())
-        .then(() => connection.whenClosed())
-        .finally(() => connections.delete(connection));
+      defaultGate ??= openSandbox();
+      defaultGate.handleConnection(socket);
     },
+    connectionBudget: policy.budget,
 
     async close() {
       closed = true;
+      for (const gate of [...gates]) gate.close();
       const open = [...connections];
       for (const connection of open) connection.abort('closed');
       await Promise.all(open.map((connection) => connection.whenClosed()));
@@ -234,6 +279,7 @@ function resolveProxyPolicy(options: SandboxEgressProxyOptions): ProxyPolicy {
     maxConnectionMs = 10 * 60_000,
     dangerouslyAllowRanges = [],
   } = options;
+  const caps = resolveConnectionCaps(options);
   if (!(Number.isInteger(maxBytesPerConnection) && maxBytesPerConnection > 0)) {
     throw new TypeError(
       'toolhost: sandbox egress maxBytesPerConnection must be a positive integer',
@@ -256,6 +302,7 @@ function resolveProxyPolicy(options: SandboxEgressProxyOptions): ProxyPolicy {
       maxConnectionMs,
       setupTimeoutMs: Math.min(idleTimeoutMs, MAX_SETUP_MS),
     },
+    ...caps,
     onDecision: options.onDecision,
   };
 }

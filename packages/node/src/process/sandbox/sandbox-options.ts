@@ -1,4 +1,5 @@
 import type { DialTcp } from '../../egress/create-pinned-dispatcher.js';
+import { checkConnectionCap, DEFAULT_MAX_CONNECTIONS } from './egress-connection-budget.js';
 import type { EgressLookup } from '../../egress/resolve-destination.js';
 
 /**
@@ -10,6 +11,16 @@ export type SandboxMode = 'required' | 'off';
 /** Exact host names a sandboxed program may reach over HTTPS, through the host's proxy. */
 export interface SandboxNetworkOptions {
   readonly allowedDomains: readonly string[];
+  /**
+   * Proxy connections one sandboxed spawn may hold open at once; past it a connection is closed
+   * at accept (`connection_limit`). Default 256, or `maxConnections` when lower.
+   */
+  readonly maxConnectionsPerSandbox?: number;
+  /**
+   * Proxy connections every sandbox of the host may hold open together (each holds a host
+   * descriptor). Default 1 024. Host-wide: set on the process arm; an MCP server may not set it.
+   */
+  readonly maxConnections?: number;
 }
 
 /** What a sandboxed program may reach beyond the workspace (the arm's, or an MCP server's). */
@@ -60,6 +71,23 @@ export function checkSandboxAllowance(allowance: SandboxAllowance, label: string
     !(Array.isArray(domains) && domains.every((d) => typeof d === 'string' && d !== ''))
   ) {
     throw new TypeError(`toolhost: ${label} network.allowedDomains must be non-empty strings`);
+  }
+  checkConnectionCaps(allowance.network, label);
+}
+
+/** Checks the network caps: positive integers, the per-sandbox one within the total. */
+function checkConnectionCaps(network: SandboxNetworkOptions | undefined, label: string): void {
+  const { maxConnectionsPerSandbox, maxConnections } = network ?? {};
+  if (maxConnections !== undefined) {
+    checkConnectionCap(maxConnections, `${label} network.maxConnections`);
+  }
+  if (maxConnectionsPerSandbox === undefined) return;
+  checkConnectionCap(maxConnectionsPerSandbox, `${label} network.maxConnectionsPerSandbox`);
+  // Past the total it would cap nothing; below it, a flood leaves room for another sandbox.
+  if (maxConnectionsPerSandbox > (maxConnections ?? DEFAULT_MAX_CONNECTIONS)) {
+    throw new TypeError(
+      `toolhost: ${label} network.maxConnectionsPerSandbox must not exceed maxConnections`,
+    );
   }
 }
 
