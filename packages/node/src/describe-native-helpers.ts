@@ -9,7 +9,10 @@ export type NativeHelperState = 'built' | 'not_built' | 'not_installed' | 'unsup
 export interface NativeHelpers {
   /** `@toolhost/pid-namespace`: without it, PID containment uses util-linux `unshare`. */
   readonly pidNamespace: NativeHelperState;
-  /** `@toolhost/sandbox-net`: without it, a sandboxed command's network allowance fails closed. */
+  /**
+   * `@toolhost/sandbox-net`: without it, a sandboxed command's network allowance fails closed and
+   * its exit status is approximate (bwrap's exit code over 128 is read as a signal).
+   */
   readonly sandboxNet: NativeHelperState;
   /** `@toolhost/fs-at`: without it, `search_files` reads and `list_directory` lstats through Node (slower). */
   readonly fsAt: NativeHelperState;

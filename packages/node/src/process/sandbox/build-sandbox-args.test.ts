@@ -128,4 +128,30 @@ describe('buildSandboxArgs', () => {
     ]);
     expect(indexOf(args, '--ro-bind', '/pkg/init', '/.toolhost/net-init')).toBeGreaterThan(0);
   });
+
+  it('runs the waiting init before the network init, prlimit and the command', () => {
+    const args = buildSandboxArgs({
+      ...input,
+      waitInit: { bindPath: '/.toolhost/wait-init', hostPath: '/pkg/wait', fd: 5 },
+      networkInit: { bindPath: '/.toolhost/net-init', hostPath: '/pkg/init', fd: 4, port: 3128 },
+    });
+
+    const separator = args.indexOf('--');
+    expect(args.slice(separator)).toEqual([
+      '--',
+      '/.toolhost/wait-init',
+      '5',
+      '--',
+      '/.toolhost/net-init',
+      '4',
+      '3128',
+      '--',
+      '/usr/bin/prlimit',
+      '--nofile=64',
+      '--',
+      '/usr/bin/git',
+      'status',
+    ]);
+    expect(indexOf(args, '--ro-bind', '/pkg/wait', '/.toolhost/wait-init')).toBeLessThan(separator);
+  });
 });

@@ -2,9 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { ToolUnavailableError, type FsScopeTier } from '@toolhost/core';
 import type { FloorContext } from '../../fs/floor.js';
-import { buildSandboxArgs, NETWORK_INIT_PATH } from './build-sandbox-args.js';
+import { buildSandboxArgs, NETWORK_INIT_PATH, WAIT_INIT_PATH } from './build-sandbox-args.js';
 import { probeSandbox } from './detect-sandbox.js';
 import {
   createSandboxEgressProxy,
@@ -12,6 +13,8 @@ import {
   type SandboxEgressProxy,
 } from './egress-proxy.js';
 import { closeQuietly, loadNetworkHelper } from './load-network-helper.js';
+import { loadWaitInit } from './load-wait-init.js';
+import { collectWaitRecord, type SandboxExitReport, type WaitRecord } from './read-wait-record.js';
 import { SANDBOX_PROXY_PORT, sandboxEnv } from './sandbox-env.js';
 import { seccompFile } from './sandbox-files.js';
 import type { SandboxAllowance, SandboxEgressSeams, SandboxMode } from './sandbox-options.js';
@@ -55,10 +58,18 @@ export interface PreparedSandbox {
   readonly file: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
-  /** stdio descriptors from index 3 on (the seccomp program, the network handoff socket). */
-  readonly extraStdio: readonly number[];
-  /** Call right after `spawn` returned: closes the host's copies, starts serving the proxy. */
+  /**
+   * stdio entries from index 3 on: the seccomp program and the network handoff socket as
+   * descriptors, the waiting init's status channel as a `'pipe'` Node creates.
+   */
+  readonly extraStdio: readonly (number | 'pipe')[];
+  /**
+   * Call right after `spawn` returned: closes the host's copies, starts serving the proxy, starts
+   * reading the status channel.
+   */
   started(child: ChildProcess): void;
+  /** Once the child closed: how the command ended, as far as the sandbox can tell. */
+  exitReport(): SandboxExitReport;
   /** Call once the child closed: stubs, the proxy listener. Idempotent. */
   release(): void;
 }
@@ -119,6 +130,8 @@ export function createSandbox(
     ...(context.stateDir === undefined ? {} : { cacheDir: path.join(context.stateDir, 'sandbox') }),
   };
   const proxies = new Map<string, SandboxEgressProxy>();
+  // Looked up once per sandbox: the answer cannot change while the host runs.
+  let waitInitLookup: Promise<string | undefined> | undefined;
   const proxyFor = (domains: readonly string[]): SandboxEgressProxy => {
     const key = JSON.stringify(domains);
     let proxy = proxies.get(key);
@@ -149,7 +162,8 @@ export function createSandbox(
       const domains = effective.network?.allowedDomains ?? [];
       const network = domains.length === 0 ? undefined : await loadNetworkHelper(request.toolId);
       const view = await buildView(context, request, effective);
-      const extraStdio: number[] = [];
+      const waitInit = await (waitInitLookup ??= loadWaitInit());
+      const extraStdio: (number | 'pipe')[] = [];
       // Opened per spawn: each open is its own file offset, so bwrap reads the whole program.
       let filterFd =
         probe.seccompArch === undefined
@@ -172,6 +186,9 @@ export function createSandbox(
           port: SANDBOX_PROXY_PORT,
         };
       }
+      // Node makes the pipe; the host reads it once the child is started.
+      const statusFd = waitInit === undefined ? undefined : 3 + extraStdio.push('pipe') - 1;
+      let readRecord: (() => WaitRecord | 'unknown') | undefined;
       const env = sandboxEnv(request.env, context, network !== undefined, view.identityEnv);
       const args = buildSandboxArgs({
         ...view.args,
@@ -179,6 +196,9 @@ export function createSandbox(
         cwd: request.cwd,
         ...(seccompFd === undefined ? {} : { seccompFd }),
         ...(networkInit === undefined ? {} : { networkInit }),
+        ...(waitInit === undefined || statusFd === undefined
+          ? {}
+          : { waitInit: { bindPath: WAIT_INIT_PATH, hostPath: waitInit, fd: statusFd } }),
         limits: request.limits,
         command: [request.file, ...request.args],
       });
@@ -198,9 +218,11 @@ export function createSandbox(
         // bwrap itself gets the same minimal env: its /proc/1/environ is readable inside.
         env,
         extraStdio,
-        started() {
+        started(child) {
           // The child holds its own copy from the moment `spawn` returned.
           closeFilter();
+          const statusStream = statusFd === undefined ? undefined : child.stdio[statusFd];
+          if (statusStream instanceof Readable) readRecord = collectWaitRecord(statusStream);
           if (network === undefined || pair === undefined) return;
           const [hostEnd, childEnd] = pair;
           network.closeFd(childEnd);
@@ -222,6 +244,10 @@ export function createSandbox(
             .finally(() => network.closeFd(hostEnd));
         },
         release,
+        exitReport() {
+          if (statusFd === undefined) return 'no_wait_init';
+          return readRecord?.() ?? 'unknown';
+        },
       };
     },
 
