@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSandboxArgs, type SandboxArgsInput } from './build-sandbox-args.js';
+import { buildSandboxArgs, initBindPath, type SandboxArgsInput } from './build-sandbox-args.js';
 
 const input: SandboxArgsInput = {
   tier: 'sandboxed',
@@ -154,4 +154,15 @@ describe('buildSandboxArgs', () => {
     ]);
     expect(indexOf(args, '--ro-bind', '/pkg/wait', '/.toolhost/wait-init')).toBeLessThan(separator);
   });
+
+  it.each([
+    ['sandboxed', '/.toolhost/wait-init'],
+    ['project', '/.toolhost/wait-init'],
+    ['full', '/run/.toolhost/wait-init'],
+  ] as const)(
+    'shows the inits of the %s tier where bwrap can make a mount point',
+    (tier, where) => {
+      expect(initBindPath(tier, 'wait-init')).toBe(where);
+    },
+  );
 });

@@ -68,11 +68,14 @@ export const ISOLATION_ARGS: readonly string[] = [
   '--die-with-parent',
 ];
 
-/** Where the network init is shown inside the sandbox. */
-export const NETWORK_INIT_PATH = '/.toolhost/net-init';
-
-/** Where the waiting init is shown inside the sandbox. */
-export const WAIT_INIT_PATH = '/.toolhost/wait-init';
+/**
+ * Where an init program is shown inside the sandbox. bwrap must create the mount point: on its
+ * own empty root in the allowlist tiers, but the full tier's root is the host's, read-only, so
+ * there it goes under that tier's private `/run` tmpfs.
+ */
+export function initBindPath(tier: FsScopeTier, name: 'net-init' | 'wait-init'): string {
+  return tier === 'full' ? `/run/.toolhost/${name}` : `/.toolhost/${name}`;
+}
 
 /**
  * The bwrap argument vector. Order is meaning: bwrap applies mounts in sequence and a later one

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ToolUnavailableError, type FsScopeTier } from '@toolhost/core';
 import type { FloorContext } from '../../fs/floor.js';
-import { buildSandboxArgs, NETWORK_INIT_PATH, WAIT_INIT_PATH } from './build-sandbox-args.js';
+import { buildSandboxArgs, initBindPath } from './build-sandbox-args.js';
 import { probeSandbox } from './detect-sandbox.js';
 import {
   createSandboxEgressProxy,
@@ -180,7 +180,7 @@ export function createSandbox(
         pair = network.socketPair();
         const fd = 3 + extraStdio.push(pair[1]) - 1;
         networkInit = {
-          bindPath: NETWORK_INIT_PATH,
+          bindPath: initBindPath(context.fsScope, 'net-init'),
           hostPath: network.initPath,
           fd,
           port: SANDBOX_PROXY_PORT,
@@ -198,7 +198,13 @@ export function createSandbox(
         ...(networkInit === undefined ? {} : { networkInit }),
         ...(waitInit === undefined || statusFd === undefined
           ? {}
-          : { waitInit: { bindPath: WAIT_INIT_PATH, hostPath: waitInit, fd: statusFd } }),
+          : {
+              waitInit: {
+                bindPath: initBindPath(context.fsScope, 'wait-init'),
+                hostPath: waitInit,
+                fd: statusFd,
+              },
+            }),
         limits: request.limits,
         command: [request.file, ...request.args],
       });

@@ -110,6 +110,33 @@ describe.skipIf(process.platform !== 'linux' || findSandboxWaitInit() === undefi
       expect(performance.now() - started).toBeLessThan(10_000);
     });
 
+    it('reports exit 137 exactly in the full tier too (its root is read-only)', async () => {
+      const full = await createNodeToolHost({
+        root,
+        stateDir: path.join(base, 'state-full'),
+        runId: 'test-run',
+        fsScope: 'full',
+        process: {
+          sandbox: 'required',
+          hostEnv: { PATH: '/usr/bin:/bin', HOME: path.join(base, 'home') },
+          timeoutMs: 20_000,
+        },
+      });
+      try {
+        const result = await full.host.process?.spawn(
+          '/bin/sh',
+          ['-c', 'echo out; exit 137'],
+          {},
+          {},
+        );
+
+        expect(result).toMatchObject({ exitCode: 137, stdout: 'out\n' });
+        expect(result?.signal).toBeUndefined();
+      } finally {
+        await full.close();
+      }
+    });
+
     describe('through the tools', () => {
       const context = (overrides: Partial<ToolDispatchContext> = {}): ToolDispatchContext => ({
         nodeId: 'test',
