@@ -137,6 +137,40 @@ describe.skipIf(process.platform !== 'linux' || findSandboxWaitInit() === undefi
       }
     });
 
+    it('reports exit 137 and SIGKILL exactly under a network allowance (both inits chained)', async () => {
+      const networked = await createNodeToolHost({
+        root,
+        stateDir: path.join(base, 'state-net'),
+        runId: 'test-run',
+        process: {
+          sandbox: 'required',
+          network: { allowedDomains: ['egress.test'] },
+          hostEnv: { PATH: '/usr/bin:/bin', HOME: path.join(base, 'home') },
+          timeoutMs: 20_000,
+        },
+      });
+      try {
+        const spawnInHost = networked.host.process?.spawn;
+        if (spawnInHost === undefined) throw new Error('no process arm');
+        // The proxy variable is set only with the network init in the chain; a failed handoff
+        // would read as the network init's own exit 127, not the script's 137.
+        const script = 'echo "$HTTPS_PROXY"; echo err >&2; ';
+
+        const exited = await spawnInHost('/bin/sh', ['-c', `${script}exit 137`], {}, {});
+        const killed = await spawnInHost('/bin/sh', ['-c', `${script}kill -KILL $$`], {}, {});
+
+        expect(exited).toMatchObject({
+          exitCode: 137,
+          stdout: expect.stringContaining('127.0.0.1:'),
+          stderr: 'err\n',
+        });
+        expect(exited.signal).toBeUndefined();
+        expect(killed).toMatchObject({ exitCode: null, signal: 'SIGKILL', stderr: 'err\n' });
+      } finally {
+        await networked.close();
+      }
+    });
+
     describe('through the tools', () => {
       const context = (overrides: Partial<ToolDispatchContext> = {}): ToolDispatchContext => ({
         nodeId: 'test',
