@@ -101,6 +101,15 @@ describe.skipIf(process.platform !== 'linux' || findSandboxWaitInit() === undefi
       expect(result).toMatchObject({ exitCode: 3, stdout: '' });
     });
 
+    it("reads a command that killed its init as bwrap's exit code, not a made-up signal", async () => {
+      // No record: what bwrap saw of its child (the init, SIGKILLed: 137) is kept as a plain
+      // code with the output, neither invented as a signal nor dropped as a failed call.
+      const result = await run('echo out; echo err >&2; kill -KILL $PPID; sleep 5');
+
+      expect(result).toMatchObject({ exitCode: 137, stdout: 'out\n', stderr: 'err\n' });
+      expect(result.signal).toBeUndefined();
+    });
+
     it('still kills the tree on a timeout', async () => {
       const started = performance.now();
 
