@@ -10,6 +10,12 @@
       "type": "executable",
       "sources": ["src/sandbox-net-init.c"],
       "cflags": ["-Wall", "-Wextra", "-Werror"]
+    },
+    {
+      "target_name": "toolhost-sandbox-wait-init",
+      "type": "executable",
+      "sources": ["src/sandbox-wait-init.c"],
+      "cflags": ["-Wall", "-Wextra", "-Werror"]
     }
   ]
 }

@@ -9,7 +9,10 @@ export type NativeHelperState = 'built' | 'not_built' | 'not_installed' | 'unsup
 export interface NativeHelpers {
   /** `@toolhost/pid-namespace`: without it, PID containment uses util-linux `unshare`. */
   readonly pidNamespace: NativeHelperState;
-  /** `@toolhost/sandbox-net`: without it, a sandboxed command's network allowance fails closed. */
+  /**
+   * `@toolhost/sandbox-net`: without it, a sandboxed command's network allowance fails closed and
+   * its exit status is approximate (bwrap's exit code over 128 is read as a signal).
+   */
   readonly sandboxNet: NativeHelperState;
   /** `@toolhost/fs-at`: without it, `search_files` reads and `list_directory` lstats through Node (slower). */
   readonly fsAt: NativeHelperState;
@@ -34,9 +37,7 @@ export async function describeNativeHelpers(
       loaders.pidNamespace ??
         (async () => (await import('@toolhost/pid-namespace')).loadPidNamespace()),
     ),
-    probe(
-      loaders.sandboxNet ?? (async () => (await import('@toolhost/sandbox-net')).loadSandboxNet()),
-    ),
+    probe(loaders.sandboxNet ?? loadSandboxNetWhole),
     probe(loaders.fsAt ?? (async () => (await import('@toolhost/fs-at')).loadFsAt())),
   ]);
   return { pidNamespace, sandboxNet, fsAt };
@@ -52,4 +53,15 @@ async function probe(load: Loader): Promise<NativeHelperState> {
     return 'not_installed';
   }
   return loaded === undefined ? 'not_built' : 'built';
+}
+
+// Built means both halves: the addon and net init, and the wait init that makes exit statuses
+// exact. An older package without the wait init reads as not built, which is what it costs.
+async function loadSandboxNetWhole(): Promise<unknown> {
+  const sandboxNet = await import('@toolhost/sandbox-net');
+  const waitInit =
+    typeof sandboxNet.findSandboxWaitInit === 'function'
+      ? sandboxNet.findSandboxWaitInit()
+      : undefined;
+  return waitInit === undefined ? undefined : sandboxNet.loadSandboxNet();
 }

@@ -23,3 +23,11 @@ export interface SandboxNetAddon {
 
 /** The addon, or `undefined` when it or the init is not built or not loadable here. Never throws. */
 export function loadSandboxNet(): SandboxNetAddon | undefined;
+
+/**
+ * Absolute path of the built wait init (`toolhost-sandbox-wait-init <status-fd> -- <file>
+ * [args...]`: forks the command, forwards TERM/INT/HUP/QUIT/USR1/USR2, reaps it and writes one
+ * record, `exit <code>\n` or `signal <number>\n`, to the status descriptor), or `undefined` when
+ * it is not built or not on Linux. Never throws.
+ */
+export function findSandboxWaitInit(): string | undefined;

@@ -8,6 +8,7 @@ import { getSystemErrorName } from 'node:util';
 
 const ADDON_PATH = '../build/Release/sandbox_net.node';
 const INIT_URL = new URL('../build/Release/toolhost-sandbox-net-init', import.meta.url);
+const WAIT_INIT_URL = new URL('../build/Release/toolhost-sandbox-wait-init', import.meta.url);
 
 /** @type {import('./index.js').SandboxNetAddon | undefined | null} */
 let loaded = null;
@@ -16,6 +17,17 @@ let loaded = null;
 export function loadSandboxNet() {
   if (loaded === null) loaded = load();
   return loaded;
+}
+
+/** @type {string | undefined | null} */
+let waitInit = null;
+
+/** @returns {string | undefined} */
+export function findSandboxWaitInit() {
+  // The wait init needs no addon: a plain executable, found (and cached) on its own.
+  if (waitInit === null)
+    waitInit = process.platform === 'linux' ? findInit(WAIT_INIT_URL) : undefined;
+  return waitInit;
 }
 
 function load() {
@@ -30,7 +42,7 @@ function load() {
     ) {
       return undefined;
     }
-    const initPath = findInit();
+    const initPath = findInit(INIT_URL);
     if (initPath === undefined) return undefined;
     return Object.freeze({
       initPath,
@@ -51,9 +63,9 @@ function load() {
 
 // The real path: bwrap binds what it names, and a half-installed tree (an addon without its
 // init) must read as not built rather than fail on the first sandboxed command.
-function findInit() {
+function findInit(url) {
   try {
-    const initPath = realpathSync(fileURLToPath(INIT_URL));
+    const initPath = realpathSync(fileURLToPath(url));
     if (!statSync(initPath).isFile()) return undefined;
     accessSync(initPath, constants.X_OK);
     return initPath;

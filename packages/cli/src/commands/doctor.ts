@@ -122,7 +122,11 @@ type DoctorReport = {
 function renderNativeHelpers(helpers: NativeHelpers): string[] {
   const entries = [
     ['pid-namespace', helpers.pidNamespace, 'PID containment uses util-linux unshare'],
-    ['sandbox-net', helpers.sandboxNet, 'a sandbox network allowance fails closed'],
+    [
+      'sandbox-net',
+      helpers.sandboxNet,
+      'a sandbox network allowance fails closed; sandboxed exit statuses are approximate (an exit code over 128 reads as a signal)',
+    ],
     ['fs-at', helpers.fsAt, 'search_files and list_directory go through Node (slower)'],
   ] as const;
   if (entries.every(([, state]) => state === 'unsupported_platform')) return [];

@@ -13,6 +13,7 @@ import {
   type McpContentView,
   type McpResultView,
 } from './to-mcp-tool-output.js';
+import type { McpServerExit } from './stdio-process-transport.js';
 
 /**
  * The `_meta` key a journaled call's idempotency key rides on: reverse-DNS prefix (the MCP
@@ -30,6 +31,8 @@ export interface McpToolCall {
   readonly timeoutMs: number;
   /** True once the server's transport closed. */
   readonly isClosed: () => boolean;
+  /** How a stdio server's process ended, once it did. */
+  readonly exit?: (() => McpServerExit | undefined) | undefined;
   readonly signal?: AbortSignalLike | undefined;
   readonly hostCallOptions?: ToolHostCallOptions | undefined;
 }
@@ -42,7 +45,7 @@ export interface McpToolCall {
 export async function callMcpTool(call: McpToolCall): Promise<unknown> {
   const { toolId, signal, hostCallOptions } = call;
   if (signal?.aborted === true) throw new ToolCancelledError(toolId);
-  if (call.isClosed()) throw new ToolExecutionError(toolId, 'server_exited');
+  if (call.isClosed()) throw serverExited(call);
   const run = () => requestTool(call);
   try {
     // The trusted lifetime authority owns the in-flight request when the runner provides one.
@@ -94,7 +97,7 @@ function toDispatchError(call: McpToolCall, error: unknown): Error {
     return new ToolExecutionError(call.toolId, 'timed_out', { cause: error });
   }
   if (call.isClosed() || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
-    return new ToolExecutionError(call.toolId, 'server_exited', { cause: error });
+    return serverExited(call, error);
   }
   // The server's own error text is untrusted and may echo arguments: it stays on `cause`.
   return new ToolExecutionError(call.toolId, 'server_error', { cause: error });
@@ -113,4 +116,22 @@ function toResultView(response: Record<string, unknown>): McpResultView {
   return 'structuredContent' in response
     ? { content, structuredContent: response.structuredContent }
     : { content };
+}
+
+// The exit is the host's own reading of a process it reaped, a code or a signal name: safe to
+// show the model, and the difference between a server that crashed and one that was killed.
+function serverExited(call: McpToolCall, cause?: unknown): ToolExecutionError {
+  const exit = call.exit?.();
+  const detail =
+    exit === undefined
+      ? undefined
+      : exit.exitSignal !== null
+        ? `the server was killed by ${exit.exitSignal}`
+        : exit.exitCode !== null
+          ? `the server exited with code ${exit.exitCode}`
+          : undefined;
+  return new ToolExecutionError(call.toolId, 'server_exited', {
+    ...(cause === undefined ? {} : { cause }),
+    ...(detail === undefined ? {} : { detail }),
+  });
 }

@@ -4,7 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerDeclaration, ResolvedMcpArmOptions } from './mcp-arm-options.js';
 import { createMcpHttpFetch, McpHttpRefusedError, type McpHttpEndpoint } from './mcp-http-fetch.js';
 import { buildMcpServerEnv, resolveDeclaredValues } from './resolve-declared-values.js';
-import { StdioProcessTransport } from './stdio-process-transport.js';
+import { StdioProcessTransport, type McpServerExit } from './stdio-process-transport.js';
 import { resolveExecutable } from '../process/resolve-executable.js';
 
 /** A live, initialised connection to one server. */
@@ -13,6 +13,8 @@ export interface McpConnection {
   readonly client: Client;
   /** True once the transport closed: the server exited or the connection dropped. */
   readonly isClosed: () => boolean;
+  /** How a stdio server's process ended, once it did; `undefined` for HTTP or while it runs. */
+  readonly exit: () => McpServerExit | undefined;
   /** Shuts the connection down and, for stdio, reaps the server's process group. */
   close(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function connectMcpServer(
     name,
     client,
     isClosed: () => closed,
+    exit: () => (transport instanceof StdioProcessTransport ? transport.exit : undefined),
     close: async () => {
       if ('terminateSession' in transport && typeof transport.terminateSession === 'function') {
         // Tell an HTTP server to drop the session; a server that refuses is fine.

@@ -226,6 +226,31 @@ describe('createMcpArm lifecycle', () => {
     }
   });
 
+  it.each([
+    ['exits 137 itself', { FIXTURE_CRASH_EXIT: '137' }, 'the server exited with code 137'],
+    ['exits 129 itself', { FIXTURE_CRASH_EXIT: '129' }, 'the server exited with code 129'],
+    [
+      'is killed by SIGKILL',
+      { FIXTURE_CRASH_SIGNAL: 'SIGKILL' },
+      'the server was killed by SIGKILL',
+    ],
+  ])('says how a sandboxed server that %s ended', async (_case, env, detail) => {
+    const arm = await createMcpArm({
+      servers: { fx: fixtureServerDeclaration({ env }) },
+      sandbox: 'required',
+    });
+    try {
+      const crash = arm.capability.call({ server: 'fx', tool: 'crash', args: {} });
+
+      await expect(crash).rejects.toMatchObject({ reason: 'server_exited', detail });
+      await expect(
+        arm.capability.call({ server: 'fx', tool: 'echo', args: { text: 'x' } }),
+      ).rejects.toMatchObject({ reason: 'server_exited', detail });
+    } finally {
+      await arm.close();
+    }
+  });
+
   // The reaping outside the sandbox; inside it, bwrap's PID namespace takes the tree (below).
   it('reaps the server and the processes it spawned on close', async () => {
     const arm = await createMcpArm({ servers: { fx: fixtureServerDeclaration() }, sandbox: 'off' });

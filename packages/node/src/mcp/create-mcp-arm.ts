@@ -122,6 +122,7 @@ export async function createMcpArm(options: McpArmOptions): Promise<McpArm> {
         args: validate(input.args),
         timeoutMs: server.timeoutMs,
         isClosed: server.connection.isClosed,
+        exit: server.connection.exit,
         signal,
         hostCallOptions,
       });

@@ -3,7 +3,14 @@ import { once } from 'node:events';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { readSandboxExit } from '../process/process-exit.js';
 import type { PreparedSandbox } from '../process/sandbox/create-sandbox.js';
+
+/** How a stdio server's process ended: an exit code or a signal, never both. */
+export interface McpServerExit {
+  readonly exitCode: number | null;
+  readonly exitSignal: NodeJS.Signals | null;
+}
 
 /** What `StdioProcessTransport` launches. */
 export interface StdioProcessTransportOptions {
@@ -29,10 +36,16 @@ export class StdioProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | undefined;
+  private ended: McpServerExit | undefined;
   private exited: Promise<void> = Promise.resolve();
   private readonly buffer = new ReadBuffer();
 
   constructor(private readonly options: StdioProcessTransportOptions) {}
+
+  /** How the server's process ended, once it closed. */
+  get exit(): McpServerExit | undefined {
+    return this.ended;
+  }
 
   /** The server's pid while it runs. */
   get pid(): number | undefined {
@@ -68,10 +81,16 @@ export class StdioProcessTransport implements Transport {
       throw error;
     }
     sandbox?.started(child);
-    if (sandbox !== undefined) child.once('close', () => sandbox.release());
     this.child = child;
     this.exited = new Promise((resolve) => child.once('close', () => resolve()));
-    child.once('close', () => {
+    child.once('close', (exitCode, exitSignal) => {
+      // Before `onclose`: the call that finds the server gone reads how it went. Sandboxed, the
+      // init's record tells a server's own `exit 137` from a SIGKILL, which bwrap's code cannot.
+      this.ended =
+        sandbox === undefined
+          ? { exitCode, exitSignal }
+          : readSandboxExit(sandbox.exitReport(), exitCode, exitSignal);
+      sandbox?.release();
       // A server that exited on its own leaves orphans in its group: they go with it.
       signalGroup(child, 'SIGKILL');
       this.child = undefined;

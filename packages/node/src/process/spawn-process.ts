@@ -6,7 +6,12 @@ import { captureOutput, type CapturedOutput, type OpenProcessSpill } from './cap
 import type { ProcessOutputObserver } from './process-output-observer.js';
 import type { ContainmentInfo } from './detect-containment.js';
 import { killNamespaceInitIfUnhandled, killProcessTree } from './kill-process-tree.js';
-import { isSandboxSetupFailure, toResult, unwrapNamespaceExit } from './process-exit.js';
+import {
+  isSandboxSetupFailure,
+  readSandboxExit,
+  toResult,
+  unwrapNamespaceExit,
+} from './process-exit.js';
 import { wrapCommand } from './wrap-command.js';
 import type { PreparedSandbox } from './sandbox/create-sandbox.js';
 import { PidNamespaceError, spawnInFreshPidNamespace } from './spawn-in-fresh-pid-namespace.js';
@@ -135,8 +140,8 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
     // every containment but still holds a pipe must not hold the call: close the pipes ourselves.
     void killProcessTree(tree, 'SIGKILL');
     forceCloseTimer = setTimeout(() => {
-      child.stdout.destroy();
-      child.stderr.destroy();
+      // Every pipe, the sandbox's status channel too: `close` waits for each of them.
+      for (const stream of child.stdio.slice(1)) stream?.destroy();
     }, plan.killGraceMs);
   });
 
@@ -152,15 +157,19 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
         if (runToken !== undefined) await killProcessTree(tree, 'SIGKILL');
         if (ending === 'abort') return reject(new ToolCancelledError(plan.toolId));
         if (spawnError !== undefined) return reject(spawnFailure(plan.toolId, spawnError));
-        if (sandbox !== undefined && isSandboxSetupFailure(exitCode, err)) {
-          // bwrap refused to build the view (a mount failed): the command never ran.
-          return reject(new ToolExecutionError(plan.toolId, 'containment_failed'));
+        const report = sandbox?.exitReport();
+        // A record means the command ran: its own `bwrap: ` line and exit 1 are its own.
+        if (report !== undefined && typeof report !== 'object') {
+          if (isSandboxSetupFailure(exitCode, err)) {
+            // bwrap refused to build the view (a mount failed): the command never ran.
+            return reject(new ToolExecutionError(plan.toolId, 'containment_failed'));
+          }
         }
-        const result = toResult({
-          ...unwrapNamespaceExit(plan.containment, exitCode, exitSignal, err),
-          out,
-          durationMs,
-        });
+        const ended =
+          report === undefined
+            ? unwrapNamespaceExit(plan.containment, exitCode, exitSignal, err)
+            : { ...readSandboxExit(report, exitCode, exitSignal), err };
+        const result = toResult({ ...ended, out, durationMs });
         // The calling tool turns this into `ToolExecutionError(<its id>, 'timed_out')`; the
         // partial output stays available to a host that wants to log it.
         resolve(ending === 'timeout' ? { ...result, timedOut: true } : result);

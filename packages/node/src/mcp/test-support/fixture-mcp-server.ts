@@ -98,7 +98,11 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     case 'fails':
       return { isError: true, content: [{ type: 'text', text: 'the widget is out of range' }] };
     case 'crash':
-      process.exit(3);
+      // How it dies is the declaration's (its env), so a test can pick a code or a signal.
+      if (process.env.FIXTURE_CRASH_SIGNAL !== undefined) {
+        process.kill(process.pid, process.env.FIXTURE_CRASH_SIGNAL);
+      }
+      process.exit(Number(process.env.FIXTURE_CRASH_EXIT ?? 3));
       break;
     case 'slow':
       await new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSandboxArgs, type SandboxArgsInput } from './build-sandbox-args.js';
+import { buildSandboxArgs, initBindPath, type SandboxArgsInput } from './build-sandbox-args.js';
 
 const input: SandboxArgsInput = {
   tier: 'sandboxed',
@@ -134,4 +134,41 @@ describe('buildSandboxArgs', () => {
     ]);
     expect(indexOf(args, '--ro-bind', '/pkg/init', '/.toolhost/net-init')).toBeGreaterThan(0);
   });
+
+  it('runs the waiting init before the network init, prlimit and the command', () => {
+    const args = buildSandboxArgs({
+      ...input,
+      waitInit: { bindPath: '/.toolhost/wait-init', hostPath: '/pkg/wait', fd: 5 },
+      networkInit: { bindPath: '/.toolhost/net-init', hostPath: '/pkg/init', fd: 4, port: 3128 },
+    });
+
+    const separator = args.indexOf('--');
+    expect(args.slice(separator)).toEqual([
+      '--',
+      '/.toolhost/wait-init',
+      '5',
+      '--',
+      '/.toolhost/net-init',
+      '4',
+      '3128',
+      '--',
+      '/usr/bin/prlimit',
+      '--nofile=64',
+      '--',
+      '/usr/bin/git',
+      'status',
+    ]);
+    expect(indexOf(args, '--ro-bind', '/pkg/wait', '/.toolhost/wait-init')).toBeLessThan(separator);
+  });
+
+  it.each([
+    ['sandboxed', '/.toolhost/wait-init'],
+    ['project', '/.toolhost/wait-init'],
+    ['full', '/run/.toolhost/wait-init'],
+  ] as const)(
+    'shows the inits of the %s tier where bwrap can make a mount point',
+    (tier, where) => {
+      expect(initBindPath(tier, 'wait-init')).toBe(where);
+    },
+  );
 });

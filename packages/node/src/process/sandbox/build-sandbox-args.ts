@@ -55,6 +55,12 @@ export interface SandboxArgsInput {
     readonly fd: number;
     readonly port: number;
   };
+  /** Runs first of all inside the sandbox: reaps the command and reports its exit on `fd`. */
+  readonly waitInit?: {
+    readonly bindPath: string;
+    readonly hostPath: string;
+    readonly fd: number;
+  };
   /** `prlimit` and its options, run inside before the command; empty: no budgets. */
   readonly limits: readonly string[];
   readonly command: readonly [string, ...string[]];
@@ -74,8 +80,14 @@ export const ISOLATION_ARGS: readonly string[] = [
   '--die-with-parent',
 ];
 
-/** Where the network init is shown inside the sandbox. */
-export const NETWORK_INIT_PATH = '/.toolhost/net-init';
+/**
+ * Where an init program is shown inside the sandbox. bwrap must create the mount point: on its
+ * own empty root in the allowlist tiers, but the full tier's root is the host's, read-only, so
+ * there it goes under that tier's private `/run` tmpfs.
+ */
+export function initBindPath(tier: FsScopeTier, name: 'net-init' | 'wait-init'): string {
+  return tier === 'full' ? `/run/.toolhost/${name}` : `/.toolhost/${name}`;
+}
 
 /**
  * The bwrap argument vector. Order is meaning: bwrap applies mounts in sequence and a later one
@@ -142,10 +154,18 @@ export function buildSandboxArgs(input: SandboxArgsInput): string[] {
   for (const hidden of input.hidden) args.push('--tmpfs', hidden);
 
   if (input.seccompFd !== undefined) args.push('--seccomp', String(input.seccompFd));
+  if (input.waitInit !== undefined) {
+    args.push('--ro-bind', input.waitInit.hostPath, input.waitInit.bindPath);
+  }
   if (input.networkInit !== undefined) {
     args.push('--ro-bind', input.networkInit.hostPath, input.networkInit.bindPath);
   }
   args.push('--chdir', input.cwd, '--');
+  // The waiting init goes first so the pid it waits for is the whole chain's: the network init
+  // and prlimit each exec the next, and the last exec is the command itself.
+  if (input.waitInit !== undefined) {
+    args.push(input.waitInit.bindPath, String(input.waitInit.fd), '--');
+  }
   if (input.networkInit !== undefined) {
     args.push(
       input.networkInit.bindPath,

@@ -2,9 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { ToolUnavailableError, type FsScopeTier } from '@toolhost/core';
 import type { FloorContext } from '../../fs/floor.js';
-import { buildSandboxArgs, NETWORK_INIT_PATH } from './build-sandbox-args.js';
+import { buildSandboxArgs, initBindPath } from './build-sandbox-args.js';
 import { probeSandbox } from './detect-sandbox.js';
 import {
   createEgressConnectionBudget,
@@ -18,6 +19,8 @@ import {
 } from './egress-proxy.js';
 import { closeQuietly, loadNetworkHelper } from './load-network-helper.js';
 import { quarantineConfigFile, type SandboxQuarantine } from './quarantine-config-file.js';
+import { loadWaitInit } from './load-wait-init.js';
+import { collectWaitRecord, type SandboxExitReport, type WaitRecord } from './read-wait-record.js';
 import { SANDBOX_PROXY_PORT, sandboxEnv } from './sandbox-env.js';
 import { seccompFile } from './sandbox-files.js';
 import type {
@@ -74,10 +77,18 @@ export interface PreparedSandbox {
   readonly file: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
-  /** stdio descriptors from index 3 on (the seccomp program, the network handoff socket). */
-  readonly extraStdio: readonly number[];
-  /** Call right after `spawn` returned: closes the host's copies, starts serving the proxy. */
+  /**
+   * stdio entries from index 3 on: the seccomp program and the network handoff socket as
+   * descriptors, the waiting init's status channel as a `'pipe'` Node creates.
+   */
+  readonly extraStdio: readonly (number | 'pipe')[];
+  /**
+   * Call right after `spawn` returned: closes the host's copies, starts serving the proxy, starts
+   * reading the status channel.
+   */
   started(child: ChildProcess): void;
+  /** Once the child closed: how the command ended, as far as the sandbox can tell. */
+  exitReport(): SandboxExitReport;
   /** Call once the child closed: stubs, the proxy listener. Idempotent. */
   release(): void;
 }
@@ -141,6 +152,8 @@ export function createSandbox(
     context.egressConnections ?? createEgressConnectionBudget(allowance.network?.maxConnections);
   checkPerSandboxCap(allowance, connectionBudget);
   const proxies = new Map<string, SandboxEgressProxy>();
+  // Looked up once per sandbox: the answer cannot change while the host runs.
+  let waitInitLookup: Promise<string | undefined> | undefined;
   const proxyFor = (network: SandboxNetworkOptions): SandboxEgressProxy => {
     const { allowedDomains, maxConnectionsPerSandbox } = network;
     const key = JSON.stringify([allowedDomains, maxConnectionsPerSandbox]);
@@ -179,7 +192,8 @@ export function createSandbox(
         network === undefined || effective.network === undefined
           ? undefined
           : proxyFor(effective.network);
-      const extraStdio: number[] = [];
+      const waitInit = await (waitInitLookup ??= loadWaitInit());
+      const extraStdio: (number | 'pipe')[] = [];
       // Every descriptor the view pinned goes to bwrap, which consumes it in its mount; the
       // host's copies close once the child has its own (or now, if the view is refused).
       const pinned: number[] = [];
@@ -213,12 +227,15 @@ export function createSandbox(
         pair = network.socketPair();
         const fd = 3 + extraStdio.push(pair[1]) - 1;
         networkInit = {
-          bindPath: NETWORK_INIT_PATH,
+          bindPath: initBindPath(context.fsScope, 'net-init'),
           hostPath: network.initPath,
           fd,
           port: SANDBOX_PROXY_PORT,
         };
       }
+      // Node makes the pipe; the host reads it once the child is started.
+      const statusFd = waitInit === undefined ? undefined : 3 + extraStdio.push('pipe') - 1;
+      let readRecord: (() => WaitRecord | 'unknown') | undefined;
       const env = sandboxEnv(request.env, context, network !== undefined, view.identityEnv);
       const args = buildSandboxArgs({
         ...view.args,
@@ -226,6 +243,15 @@ export function createSandbox(
         cwd: request.cwd,
         ...(seccompFd === undefined ? {} : { seccompFd }),
         ...(networkInit === undefined ? {} : { networkInit }),
+        ...(waitInit === undefined || statusFd === undefined
+          ? {}
+          : {
+              waitInit: {
+                bindPath: initBindPath(context.fsScope, 'wait-init'),
+                hostPath: waitInit,
+                fd: statusFd,
+              },
+            }),
         limits: request.limits,
         command: [request.file, ...request.args],
       });
@@ -251,10 +277,12 @@ export function createSandbox(
         // bwrap itself gets the same minimal env: its /proc/1/environ is readable inside.
         env,
         extraStdio,
-        started() {
+        started(child) {
           // The child holds its own copy from the moment `spawn` returned.
           closeFilter();
           closePinned();
+          const statusStream = statusFd === undefined ? undefined : child.stdio[statusFd];
+          if (statusStream instanceof Readable) readRecord = collectWaitRecord(statusStream);
           if (network === undefined || pair === undefined || proxy === undefined) return;
           const [hostEnd, childEnd] = pair;
           network.closeFd(childEnd);
@@ -278,6 +306,10 @@ export function createSandbox(
             .finally(() => network.closeFd(hostEnd));
         },
         release,
+        exitReport() {
+          if (statusFd === undefined) return 'no_wait_init';
+          return readRecord?.() ?? 'unknown';
+        },
       };
     },
 

@@ -220,8 +220,8 @@ describe.skipIf(process.platform !== 'linux')('a symlink swapped in after the sc
     prepared.started(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     prepared.release();
     if (process.env['DEBUG_SWAP'] !== undefined) console.log({ code, stdout, stderr });
