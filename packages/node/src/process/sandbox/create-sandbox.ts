@@ -29,10 +29,11 @@ import type {
   SandboxMode,
   SandboxNetworkOptions,
 } from './sandbox-options.js';
+import { describeSandbox, type SandboxDescription } from './describe-sandbox.js';
 import { buildView } from './sandbox-view.js';
-import { SECCOMP_DENIED_SYSCALLS } from './seccomp-filter.js';
 
 export { proxyEnv, SANDBOX_PROXY_PORT } from './sandbox-env.js';
+export type { SandboxDescription } from './describe-sandbox.js';
 
 /** What the host tells the sandbox about itself: the scope tier, its roots and its floors. */
 export interface SandboxContext {
@@ -91,19 +92,6 @@ export interface PreparedSandbox {
   exitReport(): SandboxExitReport;
   /** Call once the child closed: stubs, the proxy listener. Idempotent. */
   release(): void;
-}
-
-/** The doctor's account of the sandbox floors. */
-export interface SandboxDescription {
-  readonly mode: SandboxMode;
-  readonly available: boolean;
-  readonly version?: string;
-  readonly why?: string;
-  readonly filesystem: string;
-  readonly network: 'none' | { readonly allowedDomains: readonly string[] };
-  readonly seccomp: 'on' | 'unavailable_for_arch' | 'off';
-  readonly deniedSyscalls: readonly string[];
-  readonly capabilities: 'all dropped' | 'host';
 }
 
 /** The sandbox every child of a host runs in; `prepare` is called once per spawn. */
@@ -313,45 +301,8 @@ export function createSandbox(
       };
     },
 
-    async describe(forAllowance) {
-      const effective = forAllowance ?? allowance;
-      const probe = await probeSandbox(probeOptions);
-      const domains = effective.network?.allowedDomains ?? [];
-      const base = {
-        mode,
-        network: domains.length === 0 ? ('none' as const) : { allowedDomains: domains },
-        filesystem: describeFilesystem(context, effective),
-      };
-      if (mode === 'off') {
-        return {
-          ...base,
-          available: probe.available,
-          filesystem: 'host (sandbox off)',
-          network: { allowedDomains: ['*'] },
-          seccomp: 'off',
-          deniedSyscalls: [],
-          capabilities: 'host',
-        };
-      }
-      if (!probe.available) {
-        return {
-          ...base,
-          available: false,
-          why: probe.why,
-          seccomp: 'off',
-          deniedSyscalls: [],
-          capabilities: 'all dropped',
-        };
-      }
-      return {
-        ...base,
-        available: true,
-        version: probe.version,
-        seccomp: probe.seccompArch === undefined ? 'unavailable_for_arch' : 'on',
-        deniedSyscalls: probe.seccompArch === undefined ? [] : SECCOMP_DENIED_SYSCALLS,
-        capabilities: 'all dropped',
-      };
-    },
+    describe: (forAllowance) =>
+      describeSandbox(mode, forAllowance ?? allowance, context, probeOptions),
   };
 }
 
@@ -363,16 +314,4 @@ function checkPerSandboxCap(allowance: SandboxAllowance, budget: EgressConnectio
       "toolhost: sandbox network.maxConnectionsPerSandbox must not exceed the host's maxConnections",
     );
   }
-}
-
-function describeFilesystem(context: SandboxContext, allowance: SandboxAllowance): string {
-  const extras =
-    (allowance.readOnlyPaths?.length ?? 0) + (allowance.readWritePaths?.length ?? 0) > 0
-      ? ' + declared paths'
-      : '';
-  if (context.fsScope === 'full') {
-    return `host read-only, workspace read-write, secrets masked${extras}`;
-  }
-  const roots = context.fsScope === 'project' ? 'workspace + extra roots' : 'workspace';
-  return `allowlist: /usr /etc (secrets masked), executable prefixes, ${roots} read-write (floors applied), empty HOME, private /tmp${extras}`;
 }
