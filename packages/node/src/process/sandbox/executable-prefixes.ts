@@ -17,7 +17,7 @@ const ALWAYS_VISIBLE = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc'];
  * and a prefix is only ever a real path. A prefix that would expose `/`, the home directory or a
  * parent of a root shrinks to the executable's own directory; one inside an area the sandbox
  * writes is not needed (it is in the view already); an interpreter that is not an existing
- * regular file names no prefix at all.
+ * executable regular file names no prefix at all.
  */
 export function executablePrefixes(input: {
   readonly file: string;
@@ -31,7 +31,7 @@ export function executablePrefixes(input: {
   const add = (file: string): void => {
     // Only for a file that is there: a `#!` line naming a missing one shows nothing.
     const real = resolveSandboxPath(file, input.writable, { stopInside: true });
-    if (real.kind !== 'real' || !isRegularFile(real.path)) return;
+    if (real.kind !== 'real' || !isExecutableFile(real.path)) return;
     addPrefixOf(path.dirname(real.path), input, prefixes);
     // The directory as named too: the command is started by this spelling inside the sandbox.
     const named = resolveSandboxPath(path.dirname(file), input.writable, { stopInside: true });
@@ -72,9 +72,12 @@ function tooWide(
   );
 }
 
-function isRegularFile(file: string): boolean {
+// A prefix is shown for a program only: a `#!` line naming another user's key file (a regular
+// file, but not executable) must not bind that user's `.ssh` into the view.
+function isExecutableFile(file: string): boolean {
   try {
-    return statSync(file).isFile();
+    const info = statSync(file);
+    return info.isFile() && (info.mode & 0o111) !== 0;
   } catch {
     return false;
   }
@@ -127,7 +130,7 @@ function readInterpreter(
     if (!directory.startsWith('/')) continue;
     const candidate = `${directory}/${name}`;
     const found = resolveSandboxPath(candidate, writable, { stopInside: true });
-    if (found.kind === 'inside' || (found.kind === 'real' && isRegularFile(found.path))) {
+    if (found.kind === 'inside' || (found.kind === 'real' && isExecutableFile(found.path))) {
       return candidate;
     }
   }
