@@ -113,6 +113,10 @@ export async function createNodeToolHost(
               },
               stateDir: resolved.stateDir,
               hostEnv: process.env,
+              // A stdio server's git quarantine is reported where a command's is.
+              ...(resolved.process?.onGitQuarantine === undefined
+                ? {}
+                : { onGitQuarantine: resolved.process.onGitQuarantine }),
             },
           });
     if (mcp !== undefined) onClose(() => mcp.close());

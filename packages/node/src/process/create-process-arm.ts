@@ -62,6 +62,9 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
     ...(options.onNetworkDecision === undefined
       ? {}
       : { onNetworkDecision: options.onNetworkDecision }),
+    ...(options.onGitQuarantine === undefined
+      ? {}
+      : { onGitQuarantine: options.onGitQuarantine }),
   });
 
   return {

@@ -9,6 +9,7 @@ import type { ProcessOutputObserver } from './process-output-observer.js';
 import { resolveCwd } from './resolve-cwd.js';
 import { defaultSandboxMode, type SandboxContext } from './sandbox/create-sandbox.js';
 import type { SandboxEgressDecision } from './sandbox/egress-proxy.js';
+import type { SandboxGitQuarantine } from './sandbox/quarantine-git-indirections.js';
 import {
   checkSandboxAllowance,
   checkSandboxMode,
@@ -61,6 +62,12 @@ export interface ProcessArmOptions {
   readonly readWritePaths?: readonly string[];
   /** One audit event per decision of the network allowance's proxy. */
   readonly onNetworkDecision?: (decision: SandboxEgressDecision) => void;
+  /**
+   * One event per git indirection (`commondir`, `objects/info/alternates`…) a sandboxed command
+   * made or replaced in a repository: it was moved to `<gitDir>/toolhost-quarantine-*` before
+   * the host ran anything else.
+   */
+  readonly onGitQuarantine?: (event: SandboxGitQuarantine) => void;
   /** A specific bubblewrap binary; default `/usr/bin/bwrap` (tests point it at a missing one). */
   readonly bwrapPath?: string;
   /** What the host's fs jail knows: tier, roots and floors (the host fills it in). */

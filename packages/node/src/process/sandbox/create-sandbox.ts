@@ -12,6 +12,10 @@ import {
   type SandboxEgressProxy,
 } from './egress-proxy.js';
 import { closeQuietly, loadNetworkHelper } from './load-network-helper.js';
+import {
+  quarantineGitIndirections,
+  type SandboxGitQuarantine,
+} from './quarantine-git-indirections.js';
 import { SANDBOX_PROXY_PORT, sandboxEnv } from './sandbox-env.js';
 import { seccompFile } from './sandbox-files.js';
 import type { SandboxAllowance, SandboxEgressSeams, SandboxMode } from './sandbox-options.js';
@@ -35,6 +39,8 @@ export interface SandboxContext {
   readonly egress?: SandboxEgressSeams;
   /** One audit event per proxy decision (host, port, allowed or why not, bytes). */
   readonly onNetworkDecision?: (decision: SandboxEgressDecision) => void;
+  /** One event per git indirection a run made or replaced, moved out of the host's git's way. */
+  readonly onGitQuarantine?: (event: SandboxGitQuarantine) => void;
 }
 
 /** One command to run sandboxed, already resolved and checked by the process arm. */
@@ -59,7 +65,7 @@ export interface PreparedSandbox {
   readonly extraStdio: readonly number[];
   /** Call right after `spawn` returned: closes the host's copies, starts serving the proxy. */
   started(child: ChildProcess): void;
-  /** Call once the child closed: stubs, the proxy listener. Idempotent. */
+  /** Call once the child closed: the git quarantine, stubs, the proxy listener. Idempotent. */
   release(): void;
 }
 
@@ -187,6 +193,14 @@ export function createSandbox(
       const release = (): void => {
         if (released) return;
         released = true;
+        // First, before the host runs anything else: the user's next `git` must not read what the
+        // run left in a git dir (quarantine-git-indirections.ts).
+        quarantineGitIndirections({
+          toolId: request.toolId,
+          snapshots: view.gitIndirections,
+          roots: view.writableRoots,
+          onGitQuarantine: context.onGitQuarantine,
+        });
         closeFilter();
         view.stubs.release();
         server?.close();

@@ -1,10 +1,11 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { FsScopeTier } from '@toolhost/core';
 import type { FloorContext } from '../../fs/floor.js';
 import type { SandboxRepository } from './build-sandbox-args.js';
 import type { SandboxContext, SandboxRequest } from './create-sandbox.js';
 import { executablePrefixes } from './executable-prefixes.js';
+import { frozenIndirections, snapshotRepositories } from './git-indirections.js';
 import { ensureProtectedNames } from './protected-stubs.js';
 import { identityConfigEnv, readHostGitIdentity } from './read-host-git-identity.js';
 import { emptyFile, filteredConfigFile } from './sandbox-files.js';
@@ -34,6 +35,9 @@ export async function buildView(
     protectedNames.push({ path: context.floor.configFile, kind: 'file' });
   }
   const gitDirs = new Set(scans.flatMap((scan) => scan.gitDirs).filter(insideWritable));
+  // Issue 33 (git-indirections.ts): every indirection frozen below, compared after the run by
+  // `quarantineGitIndirections`; a symlinked one refuses the spawn here, before any stub is made.
+  const gitIndirections = snapshotRepositories(request.toolId, gitDirs);
   for (const gitDir of gitDirs) {
     protectedNames.push(
       { path: path.join(gitDir, 'hooks'), kind: 'directory' },
@@ -42,11 +46,12 @@ export async function buildView(
   }
   const stubs = ensureProtectedNames(protectedNames);
   try {
-    for (const gitDir of gitDirs) {
+    for (const snapshot of gitIndirections) {
+      const { gitDir } = snapshot;
       repositories.push({
         gitDir,
         filteredConfig: await filteredConfigFile(context, path.join(gitDir, 'config')),
-        frozen: [path.join(gitDir, 'hooks'), ...worktreeConfigs(gitDir)].filter(exists),
+        frozen: [path.join(gitDir, 'hooks')].filter(exists).concat(frozenIndirections(snapshot)),
       });
     }
     const configFrozen =
@@ -69,6 +74,8 @@ export async function buildView(
     return {
       stubs,
       identityEnv,
+      gitIndirections,
+      writableRoots: visibleWritable,
       args: {
         tier: context.fsScope,
         writableRoots,
@@ -104,18 +111,6 @@ export async function buildView(
     stubs.release();
     throw error;
   }
-}
-
-function worktreeConfigs(gitDir: string): string[] {
-  const found = [path.join(gitDir, 'config.worktree')];
-  try {
-    for (const name of readdirSync(path.join(gitDir, 'worktrees'))) {
-      found.push(path.join(gitDir, 'worktrees', name, 'config.worktree'));
-    }
-  } catch {
-    // No linked worktrees.
-  }
-  return found;
 }
 
 // A declared read-only path is judged by the read floor too: its secrets are masked, and a

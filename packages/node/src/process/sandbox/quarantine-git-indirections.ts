@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, mkdirSync, openSync, readSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { childPath, descriptorPath, type DirectoryRef } from '../../fs/descriptor-path.js';
+import {
+  listGitIndirections,
+  type GitIndirectionEntry,
+  type GitIndirectionSnapshot,
+} from './git-indirections.js';
+
+/** One git indirection that appeared or was replaced during a sandboxed run, and where it went. */
+export interface SandboxGitQuarantine {
+  readonly toolId: string;
+  /** The git dir, relative to the workspace root that holds it: `.git`, `sub/.git`. */
+  readonly repository: string;
+  /** Relative to the git dir: `commondir`, `objects/info/alternates`, `worktrees/x/gitdir`. */
+  readonly name: string;
+  readonly change: 'appeared' | 'replaced';
+  /** Where it was moved, relative to the git dir; absent: it could not be moved. */
+  readonly quarantinedAs?: string;
+}
+
+/** What the quarantine needs once the sandboxed child has closed. */
+export interface GitQuarantineInput {
+  readonly toolId: string;
+  readonly snapshots: readonly GitIndirectionSnapshot[];
+  /** The writable roots: a worktree's `gitdir` must point inside one, and names are relative. */
+  readonly roots: readonly string[];
+  readonly onGitQuarantine?: ((event: SandboxGitQuarantine) => void) | undefined;
+}
+
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
+const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+
+/**
+ * Compares each protected git dir with its snapshot from before the spawn and moves every
+ * indirection that appeared or was replaced into `<gitDir>/toolhost-quarantine-<time>-<random>/`,
+ * before the host runs anything else (the user's next plain `git` would read it). Moves are
+ * renames of the name itself through directory descriptors opened without following a symlink,
+ * so nothing outside the git dir is touched or created. A new linked worktree made by
+ * `git worktree add` stays: its `commondir` is git's own `../..` and its `gitdir` is inside a root.
+ */
+export function quarantineGitIndirections(input: GitQuarantineInput): SandboxGitQuarantine[] {
+  const events: SandboxGitQuarantine[] = [];
+  for (const snapshot of input.snapshots) {
+    const suspects: { name: string; change: SandboxGitQuarantine['change'] }[] = [];
+    for (const entry of listGitIndirections(snapshot.gitDir).values()) {
+      const before = snapshot.entries.get(entry.name);
+      if (before !== undefined && before.identity === entry.identity) continue;
+      if (isGitsOwnWorktreeFile(snapshot.gitDir, entry, input.roots)) continue;
+      suspects.push({ name: entry.name, change: before === undefined ? 'appeared' : 'replaced' });
+    }
+    if (suspects.length === 0) continue;
+    const moved = moveAway(snapshot, suspects.map((suspect) => suspect.name));
+    const repository = relativeToRoot(snapshot.gitDir, input.roots);
+    for (const { name, change } of suspects) {
+      const quarantinedAs = moved.get(name);
+      const event = {
+        toolId: input.toolId,
+        repository,
+        name,
+        change,
+        ...(quarantinedAs === undefined ? {} : { quarantinedAs }),
+      };
+      events.push(event);
+      notify(input.onGitQuarantine, event);
+    }
+  }
+  return events;
+}
+
+// Only what `git worktree add` writes itself: `commondir` is always `../..`, and `gitdir` names
+// the new checkout's `.git` inside the workspace. Any other target would send the host's git (or
+// `git worktree remove`, which deletes what `gitdir` names) elsewhere. An empty file is git's own
+// write in progress in a concurrent run; git refuses an empty `commondir` rather than read it.
+function isGitsOwnWorktreeFile(
+  gitDir: string,
+  entry: GitIndirectionEntry,
+  roots: readonly string[],
+): boolean {
+  const match = /^worktrees\/([^/]+)\/(commondir|gitdir)$/.exec(entry.name);
+  if (match === null || entry.kind !== 'file') return false;
+  const text = readSmallFile(path.join(gitDir, entry.name));
+  if (text === undefined) return false;
+  const target = text.replace(/\r?\n$/, '');
+  if (target === '') return true;
+  if (match[2] === 'commondir') return target === '../..';
+  if (target.includes('\n') || target.includes('\0')) return false;
+  const resolved = path.resolve(gitDir, 'worktrees', match[1] ?? '', target);
+  return path.basename(resolved) === '.git' && roots.some((root) => isWithin(resolved, root));
+}
+
+function moveAway(snapshot: GitIndirectionSnapshot, names: readonly string[]): Map<string, string> {
+  const moved = new Map<string, string>();
+  const opened: number[] = [];
+  try {
+    const gitFd = openSync(snapshot.gitDir, DIRECTORY_FLAGS);
+    opened.push(gitFd);
+    // A git dir swapped (by a concurrent run) for another directory since the snapshot is not
+    // the one whose names were judged: nothing is moved out of it.
+    if (descriptorPath(gitFd, snapshot.realGitDir) !== snapshot.realGitDir) return moved;
+    const gitRef: DirectoryRef = { fd: gitFd, path: snapshot.realGitDir };
+    // A fresh, unguessable name made by `mkdir` (which never follows a symlink): a name the
+    // sandbox planted in advance cannot redirect the quarantine.
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const directory = `toolhost-quarantine-${stamp}-${randomBytes(4).toString('hex')}`;
+    mkdirSync(childPath(gitRef, directory), { mode: 0o700 });
+    const quarantineFd = openSync(childPath(gitRef, directory), DIRECTORY_FLAGS);
+    opened.push(quarantineFd);
+    const quarantineRef: DirectoryRef = { fd: quarantineFd, path: directory };
+    names.forEach((name, index) => {
+      const target = `${index}-${encodeURIComponent(name)}`.slice(0, 200);
+      try {
+        const { parent, last } = openParent(gitRef, name, opened);
+        renameSync(childPath(parent, last), childPath(quarantineRef, target));
+        moved.set(name, `${directory}/${target}`);
+      } catch {
+        // Left where it is: the event says so (no `quarantinedAs`).
+      }
+    });
+  } catch {
+    // The git dir or the quarantine could not be opened: every event says nothing was moved.
+  }
+  for (const fd of opened) closeSync(fd);
+  return moved;
+}
+
+// Each directory on the way opens relative to the one before and never through a symlink.
+function openParent(
+  gitRef: DirectoryRef,
+  name: string,
+  opened: number[],
+): { parent: DirectoryRef; last: string } {
+  const segments = name.split('/');
+  const last = segments.pop() ?? '';
+  let parent = gitRef;
+  for (const segment of segments) {
+    const fd = openSync(childPath(parent, segment), DIRECTORY_FLAGS);
+    opened.push(fd);
+    parent = { fd, path: path.join(parent.path, segment) };
+  }
+  return { parent, last };
+}
+
+function readSmallFile(file: string): string | undefined {
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO planted under the name must not hang the host.
+    fd = openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const buffer = Buffer.alloc(4096);
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, length).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function relativeToRoot(gitDir: string, roots: readonly string[]): string {
+  const root = roots.find((candidate) => isWithin(gitDir, candidate)) ?? roots[0] ?? gitDir;
+  return path.relative(root, gitDir) || '.';
+}
+
+function notify(
+  observer: ((event: SandboxGitQuarantine) => void) | undefined,
+  event: SandboxGitQuarantine,
+): void {
+  try {
+    observer?.(event);
+  } catch {
+    // An observer's failure must not stop the quarantine of the next name or the teardown.
+  }
+}
+
+function isWithin(target: string, base: string): boolean {
+  return target === base || target.startsWith(`${base}/`);
+}
