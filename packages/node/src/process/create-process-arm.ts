@@ -62,9 +62,7 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
     ...(options.onNetworkDecision === undefined
       ? {}
       : { onNetworkDecision: options.onNetworkDecision }),
-    ...(options.onGitQuarantine === undefined
-      ? {}
-      : { onGitQuarantine: options.onGitQuarantine }),
+    ...(options.onGitQuarantine === undefined ? {} : { onGitQuarantine: options.onGitQuarantine }),
   });
 
   return {

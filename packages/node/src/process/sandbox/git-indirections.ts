@@ -32,7 +32,7 @@ export interface GitIndirectionEntry {
   /** Relative to the git dir, `/`-separated: `commondir`, `worktrees/x/gitdir`. */
   readonly name: string;
   readonly kind: 'file' | 'directory' | 'symlink' | 'other';
-  /** dev and inode: frozen, a name can only change by being replaced (a rename onto it). */
+  /** dev and inode (and a file's ctime): what changes when the name is rewritten or replaced. */
   readonly identity: string;
   /** A directory on the way (`objects`, `worktrees/x`) found as a symlink, not a name itself. */
   readonly onTheWay: boolean;
@@ -115,7 +115,9 @@ export function snapshotRepositories(
       throw new ToolExecutionError(toolId, 'containment_failed', {
         retryable: false,
         // The names are the repository's own, relative to its git dir: no host path.
-        cause: new Error(`git indirection is not a regular file or directory: ${unsafe.join(', ')}`),
+        cause: new Error(
+          `git indirection is not a regular file or directory: ${unsafe.join(', ')}`,
+        ),
       });
     }
     snapshots.push(snapshot);
@@ -152,8 +154,10 @@ function kindOf(info: BigIntStats): GitIndirectionEntry['kind'] {
   return info.isDirectory() ? 'directory' : 'other';
 }
 
-// Not the times: a frozen name cannot be written inside, and the user's own edit on the host in
-// the meantime (`.git/info/exclude` saved by an editor) must not read as an attack.
+// A file's ctime too: a rewrite in place, or a name removed and made again (the inode number is
+// often reused at once), shows. Not a directory's: the user's own edit on the host meanwhile
+// (`.git/info/exclude` saved by an editor) must not read as an attack, and a frozen directory
+// cannot be removed or replaced inside.
 function identityOf(info: BigIntStats): string {
-  return `${info.dev}:${info.ino}`;
+  return info.isDirectory() ? `${info.dev}:${info.ino}` : `${info.dev}:${info.ino}:${info.ctimeNs}`;
 }

@@ -51,7 +51,10 @@ export function quarantineGitIndirections(input: GitQuarantineInput): SandboxGit
       suspects.push({ name: entry.name, change: before === undefined ? 'appeared' : 'replaced' });
     }
     if (suspects.length === 0) continue;
-    const moved = moveAway(snapshot, suspects.map((suspect) => suspect.name));
+    const moved = moveAway(
+      snapshot,
+      suspects.map((suspect) => suspect.name),
+    );
     const repository = relativeToRoot(snapshot.gitDir, input.roots);
     for (const { name, change } of suspects) {
       const quarantinedAs = moved.get(name);

@@ -1,6 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,7 +97,8 @@ describe.skipIf(process.platform !== 'linux')('git indirections after a sandboxe
     {
       case: 'a new config.worktree, extensions.worktreeConfig already on',
       setup: async () => void hostGit(['config', 'extensions.worktreeConfig', 'true']),
-      script: () => `printf '${hostileConfig().replace(/\n/g, '\\n').replace(/\t/g, '\\t')}' > .git/config.worktree`,
+      script: () =>
+        `printf '${hostileConfig().replace(/\n/g, '\\n').replace(/\t/g, '\\t')}' > .git/config.worktree`,
     },
     {
       case: 'a new .git/worktrees/x whose commondir leads to a hostile config',
@@ -255,7 +265,9 @@ describe.skipIf(process.platform !== 'linux')('git indirections after a sandboxe
   });
 
   it('keeps git commit working: git writes its lock files inside .git', async () => {
-    const result = await run('echo more >> a.txt && git commit -qam second 2>&1 && git log --format=%s');
+    const result = await run(
+      'echo more >> a.txt && git commit -qam second 2>&1 && git log --format=%s',
+    );
 
     expect(result.stdout).toContain('second');
     expect(events).toEqual([]);
