@@ -199,6 +199,7 @@ export function createSandbox(
           toolId: request.toolId,
           snapshots: view.gitIndirections,
           roots: view.writableRoots,
+          gitDirsNow: view.gitDirsNow,
           onGitQuarantine: context.onGitQuarantine,
         });
         closeFilter();

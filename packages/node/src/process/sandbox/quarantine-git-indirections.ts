@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, readSync, renameSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  renameSync,
+} from 'node:fs';
 import path from 'node:path';
 import { childPath, descriptorPath, type DirectoryRef } from '../../fs/descriptor-path.js';
 import {
@@ -7,6 +17,7 @@ import {
   type GitIndirectionEntry,
   type GitIndirectionSnapshot,
 } from './git-indirections.js';
+import { newRepositorySuspects } from './new-repository-suspects.js';
 
 /** One git indirection that appeared or was replaced during a sandboxed run, and where it went. */
 export interface SandboxGitQuarantine {
@@ -27,6 +38,8 @@ export interface GitQuarantineInput {
   /** The writable roots: a worktree's `gitdir` must point inside one, and names are relative. */
   readonly roots: readonly string[];
   readonly onGitQuarantine?: ((event: SandboxGitQuarantine) => void) | undefined;
+  /** Every git dir in the writable roots now (a rescan): one without a snapshot is new. */
+  readonly gitDirsNow?: (() => Iterable<string>) | undefined;
 }
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
@@ -43,33 +56,94 @@ const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 export function quarantineGitIndirections(input: GitQuarantineInput): SandboxGitQuarantine[] {
   const events: SandboxGitQuarantine[] = [];
   for (const snapshot of input.snapshots) {
-    const suspects: { name: string; change: SandboxGitQuarantine['change'] }[] = [];
-    for (const entry of listGitIndirections(snapshot.gitDir).values()) {
-      const before = snapshot.entries.get(entry.name);
-      if (before !== undefined && before.identity === entry.identity) continue;
-      if (isGitsOwnWorktreeFile(snapshot.gitDir, entry, input.roots)) continue;
-      suspects.push({ name: entry.name, change: before === undefined ? 'appeared' : 'replaced' });
-    }
-    if (suspects.length === 0) continue;
-    const moved = moveAway(
-      snapshot,
-      suspects.map((suspect) => suspect.name),
-    );
-    const repository = relativeToRoot(snapshot.gitDir, input.roots);
-    for (const { name, change } of suspects) {
-      const quarantinedAs = moved.get(name);
-      const event = {
-        toolId: input.toolId,
-        repository,
-        name,
-        change,
-        ...(quarantinedAs === undefined ? {} : { quarantinedAs }),
-      };
-      events.push(event);
-      notify(input.onGitQuarantine, event);
-    }
+    settle(snapshot, changedIndirections(snapshot, input.roots), input, events);
+  }
+  // A repository made during the run: judged whole, against an empty snapshot (newRepositorySuspects).
+  const known = new Set(input.snapshots.map((snapshot) => snapshot.gitDir));
+  for (const gitDir of input.gitDirsNow?.() ?? []) {
+    if (known.has(gitDir) || isLinkedWorktreeGitDir(gitDir)) continue;
+    known.add(gitDir);
+    const snapshot = { gitDir, realGitDir: realPathOf(gitDir), entries: new Map() };
+    const suspects = [
+      // `git init` makes `info/exclude` and an empty `branches/` from its templates: they stay.
+      ...changedIndirections(snapshot, input.roots).filter(
+        (suspect) => !isTemplateDirectory(gitDir, suspect.name),
+      ),
+      ...newRepositorySuspects(gitDir).map((name) => ({ name, change: 'appeared' as const })),
+    ];
+    settle(snapshot, suspects, input, events);
   }
   return events;
+}
+
+type Suspect = { readonly name: string; readonly change: SandboxGitQuarantine['change'] };
+
+function changedIndirections(
+  snapshot: GitIndirectionSnapshot,
+  roots: readonly string[],
+): Suspect[] {
+  const suspects: Suspect[] = [];
+  for (const entry of listGitIndirections(snapshot.gitDir).values()) {
+    const before = snapshot.entries.get(entry.name);
+    if (before !== undefined && before.identity === entry.identity) continue;
+    if (isGitsOwnWorktreeFile(snapshot.gitDir, entry, roots)) continue;
+    suspects.push({ name: entry.name, change: before === undefined ? 'appeared' : 'replaced' });
+  }
+  return suspects;
+}
+
+function settle(
+  snapshot: GitIndirectionSnapshot,
+  suspects: readonly Suspect[],
+  input: GitQuarantineInput,
+  events: SandboxGitQuarantine[],
+): void {
+  if (suspects.length === 0) return;
+  const moved = moveAway(
+    snapshot,
+    suspects.map((suspect) => suspect.name),
+  );
+  const repository = relativeToRoot(snapshot.gitDir, input.roots);
+  for (const { name, change } of suspects) {
+    const quarantinedAs = moved.get(name);
+    const event = {
+      toolId: input.toolId,
+      repository,
+      name,
+      change,
+      ...(quarantinedAs === undefined ? {} : { quarantinedAs }),
+    };
+    events.push(event);
+    notify(input.onGitQuarantine, event);
+  }
+}
+
+// `<gitDir>/worktrees/<id>` with a `commondir`: its owner's rules judge its files. Without one,
+// git would use it as a repository of its own (its `config`, its `hooks/`): judged as new.
+function isLinkedWorktreeGitDir(gitDir: string): boolean {
+  if (path.basename(path.dirname(gitDir)) !== 'worktrees') return false;
+  try {
+    return lstatSync(path.join(gitDir, 'commondir')).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isTemplateDirectory(gitDir: string, name: string): boolean {
+  try {
+    if (name === 'info') return lstatSync(path.join(gitDir, name)).isDirectory();
+    return name === 'branches' && readdirSync(path.join(gitDir, name)).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+function realPathOf(gitDir: string): string {
+  try {
+    return realpathSync(gitDir);
+  } catch {
+    return gitDir;
+  }
 }
 
 // Only what `git worktree add` writes itself: `commondir` is always `../..`, and `gitdir` names

@@ -34,6 +34,8 @@ describe.skipIf(process.platform !== 'linux')('git indirections after a sandboxe
   const plantEvilRepository = (): string =>
     `mkdir evil && cp -r .git/objects .git/refs .git/HEAD evil/ && printf '${hostileConfig().replace(/\n/g, '\\n').replace(/\t/g, '\\t')}' > evil/config`;
 
+  const escapedHostileConfig = (): string =>
+    hostileConfig().replace(/\n/g, '\\n').replace(/\t/g, '\\t');
   const hostGit = (args: readonly string[], cwd = root) =>
     spawnSync('git', [...args], {
       cwd,
@@ -113,6 +115,37 @@ describe.skipIf(process.platform !== 'linux')('git indirections after a sandboxe
         ].join(' && '),
       cwd: 'sub',
     },
+    {
+      case: 'a new nested repository with a hostile config, added to the index as a gitlink',
+      script: () =>
+        [
+          'git init -q sub',
+          'git -C sub -c user.name=a -c user.email=a@b commit -q --allow-empty -m s',
+          `printf '${escapedHostileConfig()}' >> sub/.git/config`,
+          'git add sub',
+        ].join(' && '),
+    },
+    {
+      case: 'a .git file pointing at a hostile git dir, added to the index as a gitlink',
+      script: () =>
+        [
+          'git init -q --separate-git-dir=evil-gitdir sub',
+          'git -C sub -c user.name=a -c user.email=a@b commit -q --allow-empty -m s',
+          `printf '${escapedHostileConfig()}' >> evil-gitdir/config`,
+          'git add sub',
+        ].join(' && '),
+    },
+    {
+      case: 'a worktrees/<id> with no commondir, used as a repository of its own by a gitlink',
+      script: () =>
+        [
+          'mkdir -p .git/worktrees',
+          'git init -q --separate-git-dir=.git/worktrees/z sub',
+          'git -C sub -c user.name=a -c user.email=a@b commit -q --allow-empty -m s',
+          `printf '${escapedHostileConfig()}' >> .git/worktrees/z/config`,
+          'git add sub',
+        ].join(' && '),
+    },
   ];
 
   it.each(attacks)(
@@ -120,10 +153,11 @@ describe.skipIf(process.platform !== 'linux')('git indirections after a sandboxe
     async ({ setup, script, cwd }) => {
       await setup?.();
 
-      await run(script());
+      const planted = await run(script());
       const status = hostGit(['status'], path.join(root, cwd ?? '.'));
       const fsmonitor = hostGit(['config', 'core.fsmonitor'], path.join(root, cwd ?? '.'));
 
+      expect(planted.exitCode).toBe(0);
       expect(existsSync(marker)).toBe(false);
       expect(fsmonitor.stdout).toBe('');
       expect(status.stdout + status.stderr).not.toContain(marker);
@@ -262,6 +296,18 @@ describe.skipIf(process.platform !== 'linux')('git indirections after a sandboxe
     expect(events).toEqual([]);
     expect(status.status).toBe(0);
     expect(list.stdout).toContain(path.join(root, 'sub', 'wt'));
+  });
+
+  it('keeps a repository made by git init inside the sandbox, config and all', async () => {
+    const result = await run(
+      'git init -q lib && git -C lib -c user.name=a -c user.email=a@b commit -q --allow-empty -m s && git -C lib remote add origin https://example.test/lib.git && git add lib && echo done',
+    );
+
+    expect(result.stdout).toContain('done');
+    expect(events).toEqual([]);
+    expect(hostGit(['remote', 'get-url', 'origin'], path.join(root, 'lib')).stdout.trim()).toBe(
+      'https://example.test/lib.git',
+    );
   });
 
   it('keeps git commit working: git writes its lock files inside .git', async () => {

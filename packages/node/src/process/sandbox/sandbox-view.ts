@@ -76,6 +76,11 @@ export async function buildView(
       identityEnv,
       gitIndirections,
       writableRoots: visibleWritable,
+      // After the run: a repository it made is judged too (cached: one lstat per directory).
+      gitDirsNow: () =>
+        visibleWritable
+          .flatMap((root) => scanWorkspace(root, context.floor).gitDirs)
+          .filter(insideWritable),
       args: {
         tier: context.fsScope,
         writableRoots,
