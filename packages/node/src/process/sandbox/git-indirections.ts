@@ -92,7 +92,7 @@ export function snapshotGitIndirections(gitDir: string): {
     .map((entry) => entry.name);
   let realGitDir = gitDir;
   try {
-    realGitDir = realpathSync(gitDir);
+    realGitDir = realpathSync.native(gitDir);
   } catch {
     // Gone: nothing to freeze, and the quarantine finds nothing to open.
   }

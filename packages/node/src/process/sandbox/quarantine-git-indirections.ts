@@ -140,7 +140,7 @@ function isTemplateDirectory(gitDir: string, name: string): boolean {
 
 function realPathOf(gitDir: string): string {
   try {
-    return realpathSync(gitDir);
+    return realpathSync.native(gitDir);
   } catch {
     return gitDir;
   }
