@@ -56,24 +56,37 @@ const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 export function quarantineGitIndirections(input: GitQuarantineInput): SandboxGitQuarantine[] {
   const events: SandboxGitQuarantine[] = [];
   for (const snapshot of input.snapshots) {
-    settle(snapshot, changedIndirections(snapshot, input.roots), input, events);
+    guarded(() => settle(snapshot, changedIndirections(snapshot, input.roots), input, events));
   }
-  // A repository made during the run: judged whole, against an empty snapshot (newRepositorySuspects).
+  // A repository made during the run: judged whole, against an empty snapshot.
   const known = new Set(input.snapshots.map((snapshot) => snapshot.gitDir));
-  for (const gitDir of input.gitDirsNow?.() ?? []) {
-    if (known.has(gitDir) || isLinkedWorktreeGitDir(gitDir)) continue;
+  for (const gitDir of guarded(() => [...(input.gitDirsNow?.() ?? [])]) ?? []) {
+    if (known.has(gitDir)) continue;
     known.add(gitDir);
-    const snapshot = { gitDir, realGitDir: realPathOf(gitDir), entries: new Map() };
-    const suspects = [
-      // `git init` makes `info/exclude` and an empty `branches/` from its templates: they stay.
-      ...changedIndirections(snapshot, input.roots).filter(
-        (suspect) => !isTemplateDirectory(gitDir, suspect.name),
-      ),
-      ...newRepositorySuspects(gitDir).map((name) => ({ name, change: 'appeared' as const })),
-    ];
-    settle(snapshot, suspects, input, events);
+    guarded(() => {
+      if (isLinkedWorktreeGitDir(gitDir)) return;
+      const snapshot = { gitDir, realGitDir: realPathOf(gitDir), entries: new Map() };
+      const suspects = [
+        // `git init` makes `info/exclude` and an empty `branches/` from its templates: they stay.
+        ...changedIndirections(snapshot, input.roots).filter(
+          (suspect) => !isTemplateDirectory(gitDir, suspect.name),
+        ),
+        ...newRepositorySuspects(gitDir).map((name) => ({ name, change: 'appeared' as const })),
+      ];
+      settle(snapshot, suspects, input, events);
+    });
   }
   return events;
+}
+
+// The teardown that calls this must go on (stubs, the proxy): one repository's unexpected
+// failure neither throws out of it nor stops the next repository's check.
+function guarded<T>(work: () => T): T | undefined {
+  try {
+    return work();
+  } catch {
+    return undefined;
+  }
 }
 
 type Suspect = { readonly name: string; readonly change: SandboxGitQuarantine['change'] };
