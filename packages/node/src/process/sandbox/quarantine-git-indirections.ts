@@ -52,6 +52,12 @@ const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
  * renames of the name itself through directory descriptors opened without following a symlink,
  * so nothing outside the git dir is touched or created. A new linked worktree made by
  * `git worktree add` stays: its `commondir` is git's own `../..` and its `gitdir` is inside a root.
+ *
+ * Overlapping runs each compare with their own snapshot, so one may meet what another made in the
+ * meantime. It is judged by what it says, never by who made it: git's own worktree files (and an
+ * empty one, a concurrent `git worktree add` mid-write) stay, anything else is hostile whoever
+ * made it. A frozen name cannot change inside any sandbox, so only the user's own edit on the host
+ * during a run could be moved by mistake — and the event says where it went.
  */
 export function quarantineGitIndirections(input: GitQuarantineInput): SandboxGitQuarantine[] {
   const events: SandboxGitQuarantine[] = [];
