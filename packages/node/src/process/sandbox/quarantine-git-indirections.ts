@@ -1,22 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readSync,
   realpathSync,
-  renameSync,
 } from 'node:fs';
 import path from 'node:path';
-import { childPath, descriptorPath, type DirectoryRef } from '../../fs/descriptor-path.js';
 import {
   listGitIndirections,
   type GitIndirectionEntry,
   type GitIndirectionSnapshot,
 } from './git-indirections.js';
+import { moveIntoQuarantine } from './move-into-quarantine.js';
 import { newRepositorySuspects } from './new-repository-suspects.js';
 
 /** One git indirection that appeared or was replaced during a sandboxed run, and where it went. */
@@ -42,8 +39,7 @@ export interface GitQuarantineInput {
   readonly gitDirsNow?: (() => Iterable<string>) | undefined;
 }
 
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
-const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /**
  * Compares each protected git dir with its snapshot from before the spawn and moves every
@@ -118,7 +114,7 @@ function settle(
   events: SandboxGitQuarantine[],
 ): void {
   if (suspects.length === 0) return;
-  const moved = moveAway(
+  const moved = moveIntoQuarantine(
     snapshot,
     suspects.map((suspect) => suspect.name),
   );
@@ -184,58 +180,6 @@ function isGitsOwnWorktreeFile(
   if (target.includes('\n') || target.includes('\0')) return false;
   const resolved = path.resolve(gitDir, 'worktrees', match[1] ?? '', target);
   return path.basename(resolved) === '.git' && roots.some((root) => isWithin(resolved, root));
-}
-
-function moveAway(snapshot: GitIndirectionSnapshot, names: readonly string[]): Map<string, string> {
-  const moved = new Map<string, string>();
-  const opened: number[] = [];
-  try {
-    const gitFd = openSync(snapshot.gitDir, DIRECTORY_FLAGS);
-    opened.push(gitFd);
-    // A git dir swapped (by a concurrent run) for another directory since the snapshot is not
-    // the one whose names were judged: nothing is moved out of it.
-    if (descriptorPath(gitFd, snapshot.realGitDir) !== snapshot.realGitDir) return moved;
-    const gitRef: DirectoryRef = { fd: gitFd, path: snapshot.realGitDir };
-    // A fresh, unguessable name made by `mkdir` (which never follows a symlink): a name the
-    // sandbox planted in advance cannot redirect the quarantine.
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const directory = `toolhost-quarantine-${stamp}-${randomBytes(4).toString('hex')}`;
-    mkdirSync(childPath(gitRef, directory), { mode: 0o700 });
-    const quarantineFd = openSync(childPath(gitRef, directory), DIRECTORY_FLAGS);
-    opened.push(quarantineFd);
-    const quarantineRef: DirectoryRef = { fd: quarantineFd, path: directory };
-    names.forEach((name, index) => {
-      const target = `${index}-${encodeURIComponent(name)}`.slice(0, 200);
-      try {
-        const { parent, last } = openParent(gitRef, name, opened);
-        renameSync(childPath(parent, last), childPath(quarantineRef, target));
-        moved.set(name, `${directory}/${target}`);
-      } catch {
-        // Left where it is: the event says so (no `quarantinedAs`).
-      }
-    });
-  } catch {
-    // The git dir or the quarantine could not be opened: every event says nothing was moved.
-  }
-  for (const fd of opened) closeSync(fd);
-  return moved;
-}
-
-// Each directory on the way opens relative to the one before and never through a symlink.
-function openParent(
-  gitRef: DirectoryRef,
-  name: string,
-  opened: number[],
-): { parent: DirectoryRef; last: string } {
-  const segments = name.split('/');
-  const last = segments.pop() ?? '';
-  let parent = gitRef;
-  for (const segment of segments) {
-    const fd = openSync(childPath(parent, segment), DIRECTORY_FLAGS);
-    opened.push(fd);
-    parent = { fd, path: path.join(parent.path, segment) };
-  }
-  return { parent, last };
 }
 
 function readSmallFile(file: string): string | undefined {
