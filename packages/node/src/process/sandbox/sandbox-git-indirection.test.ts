@@ -42,6 +42,8 @@ describe.skipIf(process.platform !== 'linux')('git indirections after a sandboxe
       // A clean HOME of the test's own: only what the test wrote there is the user's config.
       env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
       encoding: 'utf8',
+      // A planted program that hangs must fail the test here, not at vitest's timeout.
+      timeout: 10_000,
     });
   const open = async (): Promise<NodeToolHostHandle> => {
     handle = await createNodeToolHost({
