@@ -131,6 +131,10 @@ export async function createNodeToolHost(
               stateDir: resolved.stateDir,
               hostEnv: process.env,
               egressConnections,
+              // A stdio server's git quarantine is reported where a command's is.
+              ...(resolved.process?.onQuarantine === undefined
+                ? {}
+                : { onQuarantine: resolved.process.onQuarantine }),
             },
           });
     if (mcp !== undefined) onClose(() => mcp.close());

@@ -83,6 +83,11 @@ export type {
 } from './process/detect-containment.js';
 export { defaultSandboxMode } from './process/sandbox/create-sandbox.js';
 export type { SandboxDescription } from './process/sandbox/create-sandbox.js';
+export type {
+  SandboxConfigQuarantine,
+  SandboxQuarantineEvent,
+} from './process/sandbox/quarantine-config-file.js';
+export type { SandboxGitQuarantine } from './process/sandbox/quarantine-git-indirections.js';
 export { probeSandbox } from './process/sandbox/detect-sandbox.js';
 export type { ProbeSandboxOptions, SandboxProbe } from './process/sandbox/detect-sandbox.js';
 export type {

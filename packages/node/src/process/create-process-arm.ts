@@ -62,6 +62,7 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
     ...(options.onNetworkDecision === undefined
       ? {}
       : { onNetworkDecision: options.onNetworkDecision }),
+    ...(options.onQuarantine === undefined ? {} : { onQuarantine: options.onQuarantine }),
   });
 
   return {

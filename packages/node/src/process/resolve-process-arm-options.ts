@@ -9,6 +9,7 @@ import type { ProcessOutputObserver } from './process-output-observer.js';
 import { resolveCwd } from './resolve-cwd.js';
 import { defaultSandboxMode, type SandboxContext } from './sandbox/create-sandbox.js';
 import type { SandboxEgressDecision } from './sandbox/egress-proxy.js';
+import type { SandboxQuarantineEvent } from './sandbox/quarantine-config-file.js';
 import {
   checkSandboxAllowance,
   checkSandboxMode,
@@ -61,6 +62,13 @@ export interface ProcessArmOptions {
   readonly readWritePaths?: readonly string[];
   /** One audit event per decision of the network allowance's proxy. */
   readonly onNetworkDecision?: (decision: SandboxEgressDecision) => void;
+  /**
+   * One event per name a sandboxed command left that the host moved aside before running anything
+   * else: a git indirection (`commondir`, `objects/info/alternates`…) made or replaced in a
+   * repository, moved to `<gitDir>/toolhost-quarantine-*` (`kind: 'git_indirection'`), or a
+   * config file that appeared, renamed beside itself (`kind: 'config_file'`).
+   */
+  readonly onQuarantine?: (event: SandboxQuarantineEvent) => void;
   /** A specific bubblewrap binary; default `/usr/bin/bwrap` (tests point it at a missing one). */
   readonly bwrapPath?: string;
   /** What the host's fs jail knows: tier, roots and floors (the host fills it in). */

@@ -157,6 +157,10 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
         if (runToken !== undefined) await killProcessTree(tree, 'SIGKILL');
         if (ending === 'abort') return reject(new ToolCancelledError(plan.toolId));
         if (spawnError !== undefined) return reject(spawnFailure(plan.toolId, spawnError));
+        // The host killed the sandbox before the command ran: its view was not the one planned.
+        if (sandbox?.startRefused() !== undefined) {
+          return reject(new ToolExecutionError(plan.toolId, 'containment_failed'));
+        }
         const report = sandbox?.exitReport();
         // A record means the command ran: its own `bwrap: ` line and exit 1 are its own.
         if (report !== undefined && typeof report !== 'object') {

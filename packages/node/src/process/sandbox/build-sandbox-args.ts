@@ -61,6 +61,11 @@ export interface SandboxArgsInput {
     readonly hostPath: string;
     readonly fd: number;
   };
+  /**
+   * bwrap reports its pid on `infoFd` and waits on `blockFd` once the view is built, before
+   * running anything: the host checks the mounts in between (hold-sandbox-start.ts).
+   */
+  readonly startGate?: { readonly infoFd: number; readonly blockFd: number };
   /** `prlimit` and its options, run inside before the command; empty: no budgets. */
   readonly limits: readonly string[];
   readonly command: readonly [string, ...string[]];
@@ -154,6 +159,10 @@ export function buildSandboxArgs(input: SandboxArgsInput): string[] {
   for (const hidden of input.hidden) args.push('--tmpfs', hidden);
 
   if (input.seccompFd !== undefined) args.push('--seccomp', String(input.seccompFd));
+  if (input.startGate !== undefined) {
+    args.push('--info-fd', String(input.startGate.infoFd));
+    args.push('--block-fd', String(input.startGate.blockFd));
+  }
   if (input.waitInit !== undefined) {
     args.push('--ro-bind', input.waitInit.hostPath, input.waitInit.bindPath);
   }

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { ToolUnavailableError, type FsScopeTier } from '@toolhost/core';
+import { Readable, Writable } from 'node:stream';
+import { ToolExecutionError, ToolUnavailableError, type FsScopeTier } from '@toolhost/core';
 import type { FloorContext } from '../../fs/floor.js';
 import { buildSandboxArgs, initBindPath } from './build-sandbox-args.js';
 import { probeSandbox } from './detect-sandbox.js';
@@ -18,9 +18,10 @@ import {
   type SandboxEgressProxy,
 } from './egress-proxy.js';
 import { closeQuietly, loadNetworkHelper } from './load-network-helper.js';
-import { quarantineConfigFile, type SandboxQuarantine } from './quarantine-config-file.js';
+import { quarantineConfigFile, type SandboxQuarantineEvent } from './quarantine-config-file.js';
 import { loadWaitInit } from './load-wait-init.js';
 import { collectWaitRecord, type SandboxExitReport, type WaitRecord } from './read-wait-record.js';
+import { quarantineGitIndirections } from './quarantine-git-indirections.js';
 import { SANDBOX_PROXY_PORT, sandboxEnv } from './sandbox-env.js';
 import { seccompFile } from './sandbox-files.js';
 import type {
@@ -31,8 +32,13 @@ import type {
 } from './sandbox-options.js';
 import { describeSandbox, type SandboxDescription } from './describe-sandbox.js';
 import { buildView } from './sandbox-view.js';
+import { holdSandboxStart } from './hold-sandbox-start.js';
+import { planSandboxMounts, type FileIdentity } from './sandbox-mount-plan.js';
 
 export { proxyEnv, SANDBOX_PROXY_PORT } from './sandbox-env.js';
+
+// How long bwrap may take to build the view before the host gives up on checking it.
+const START_CHECK_MS = 30_000;
 export type { SandboxDescription } from './describe-sandbox.js';
 
 /** What the host tells the sandbox about itself: the scope tier, its roots and its floors. */
@@ -50,8 +56,11 @@ export interface SandboxContext {
   readonly egress?: SandboxEgressSeams;
   /** One audit event per proxy decision (host, port, allowed or why not, bytes). */
   readonly onNetworkDecision?: (decision: SandboxEgressDecision) => void;
-  /** A protected name that appeared during a run and was moved aside after it. */
-  readonly onQuarantine?: (quarantine: SandboxQuarantine) => void;
+  /**
+   * One event per name a run left that the host moved aside once it ended: a git indirection
+   * (the host's next `git` would read it) or a config file that appeared.
+   */
+  readonly onQuarantine?: (event: SandboxQuarantineEvent) => void;
   /**
    * The host's count of open proxy connections, shared by all its sandboxes (the process arm's
    * and every MCP server's); absent, the sandbox counts its own, capped at the allowance's
@@ -88,9 +97,14 @@ export interface PreparedSandbox {
    * reading the status channel.
    */
   started(child: ChildProcess): void;
+  /**
+   * Why the host killed the sandbox before its command ran (a mount not where the plan put it,
+   * a check that could not be made); `undefined`: the command was let go, or is still held.
+   */
+  startRefused(): string | undefined;
   /** Once the child closed: how the command ended, as far as the sandbox can tell. */
   exitReport(): SandboxExitReport;
-  /** Call once the child closed: stubs, the proxy listener. Idempotent. */
+  /** Call once the child closed: the quarantine, pinned descriptors, the proxy. Idempotent. */
   release(): void;
 }
 
@@ -185,9 +199,14 @@ export function createSandbox(
       // Every descriptor the view pinned goes to bwrap, which consumes it in its mount; the
       // host's copies close once the child has its own (or now, if the view is refused).
       const pinned: number[] = [];
+      // What each pinned descriptor is, taken now: the start check compares the mounts with it.
+      const identities = new Map<number, FileIdentity>();
       const register = (hostFd: number): number => {
         pinned.push(hostFd);
-        return 3 + extraStdio.push(hostFd) - 1;
+        const childFd = 3 + extraStdio.push(hostFd) - 1;
+        const { dev, ino } = fstatSync(hostFd, { bigint: true });
+        identities.set(childFd, { dev, ino });
+        return childFd;
       };
       const closePinned = (): void => {
         for (const fd of pinned.splice(0)) closeSync(fd);
@@ -224,6 +243,10 @@ export function createSandbox(
       // Node makes the pipe; the host reads it once the child is started.
       const statusFd = waitInit === undefined ? undefined : 3 + extraStdio.push('pipe') - 1;
       let readRecord: (() => WaitRecord | 'unknown') | undefined;
+      // bwrap waits on the block channel once the view is built: the host checks it first.
+      const infoFd = 3 + extraStdio.push('pipe') - 1;
+      const blockFd = 3 + extraStdio.push('pipe') - 1;
+      let startRefused: string | undefined;
       const env = sandboxEnv(request.env, context, network !== undefined, view.identityEnv);
       const args = buildSandboxArgs({
         ...view.args,
@@ -240,23 +263,53 @@ export function createSandbox(
                 fd: statusFd,
               },
             }),
+        startGate: { infoFd, blockFd },
         limits: request.limits,
         command: [request.file, ...request.args],
       });
+      let expectedMounts;
+      try {
+        const { writableRoots, readWritePaths } = view.args;
+        expectedMounts = planSandboxMounts(args, [...writableRoots, ...readWritePaths], (fd) =>
+          identities.get(fd),
+        );
+      } catch (error) {
+        closeFilter();
+        closePinned();
+        if (pair !== undefined && network !== undefined) closeQuietly(network, pair);
+        throw new ToolExecutionError(request.toolId, 'containment_failed', { cause: error });
+      }
       let server: Server | undefined;
       let gate: SandboxEgressGate | undefined;
       let released = false;
       const release = (): void => {
         if (released) return;
         released = true;
+        // First, before the host runs anything else: the user's next `git` must not read what the
+        // run left in a git dir (quarantine-git-indirections.ts).
+        quarantineGitIndirections({
+          toolId: request.toolId,
+          snapshots: view.gitIndirections,
+          roots: view.writableRoots,
+          gitDirsNow: view.gitDirsNow,
+          onQuarantine: context.onQuarantine,
+        });
+        if (view.configFileAbsent) {
+          const moved = quarantineConfigFile(
+            request.toolId,
+            context.floor.configFile,
+            context.roots[0] ?? '/',
+          );
+          try {
+            if (moved !== undefined) context.onQuarantine?.(moved);
+          } catch {
+            // A throwing listener must not keep the proxy and descriptors open.
+          }
+        }
         closeFilter();
         closePinned();
         server?.close();
         gate?.close();
-        if (view.configFileAbsent) {
-          const moved = quarantineConfigFile(context.floor.configFile, context.roots[0] ?? '/');
-          if (moved !== undefined) context.onQuarantine?.(moved);
-        }
         if (pair !== undefined && network !== undefined) closeQuietly(network, pair);
       };
       return {
@@ -271,6 +324,18 @@ export function createSandbox(
           closePinned();
           const statusStream = statusFd === undefined ? undefined : child.stdio[statusFd];
           if (statusStream instanceof Readable) readRecord = collectWaitRecord(statusStream);
+          const info = child.stdio[infoFd];
+          const block = child.stdio[blockFd];
+          const kill = (why: string): void => {
+            startRefused ??= why;
+            child.kill('SIGKILL');
+          };
+          if (info instanceof Readable && block instanceof Writable) {
+            block.on('error', () => undefined);
+            void holdSandboxStart({ info, block, blockFd }, expectedMounts, kill, START_CHECK_MS);
+          } else {
+            kill('no_start_channel');
+          }
           if (network === undefined || pair === undefined || proxy === undefined) return;
           const [hostEnd, childEnd] = pair;
           network.closeFd(childEnd);
@@ -294,6 +359,7 @@ export function createSandbox(
             .finally(() => network.closeFd(hostEnd));
         },
         release,
+        startRefused: () => startRefused,
         exitReport() {
           if (statusFd === undefined) return 'no_wait_init';
           return readRecord?.() ?? 'unknown';

@@ -1,13 +1,21 @@
 import { lstatSync, renameSync } from 'node:fs';
 import path from 'node:path';
 
-/** A protected name that appeared during a sandboxed run and was moved aside after it. */
-export interface SandboxQuarantine {
+import type { SandboxGitQuarantine } from './quarantine-git-indirections.js';
+
+/** The config file appeared during a sandboxed run and was renamed aside after it. */
+export interface SandboxConfigQuarantine {
+  readonly kind: 'config_file';
+  readonly toolId: string;
   /** The name as the workspace knows it, relative to the workspace root. */
   readonly name: string;
+  readonly change: 'appeared';
   /** Where it was moved, relative to the workspace root. */
-  readonly movedTo: string;
+  readonly quarantinedAs: string;
 }
+
+/** What `process.onQuarantine` reports: one name a run left that the host moved aside. */
+export type SandboxQuarantineEvent = SandboxGitQuarantine | SandboxConfigQuarantine;
 
 /**
  * The config file is trusted configuration: one a sandboxed program wrote would widen the next
@@ -17,7 +25,11 @@ export interface SandboxQuarantine {
  * in the same directory — never deleted, never followed (rename moves the name itself) — and
  * reported. `undefined`: nothing appeared.
  */
-export function quarantineConfigFile(file: string, root: string): SandboxQuarantine | undefined {
+export function quarantineConfigFile(
+  toolId: string,
+  file: string,
+  root: string,
+): SandboxConfigQuarantine | undefined {
   try {
     lstatSync(file);
   } catch {
@@ -31,5 +43,11 @@ export function quarantineConfigFile(file: string, root: string): SandboxQuarant
     // Gone again, or the directory refuses: nothing was moved, nothing to report as moved.
     return undefined;
   }
-  return { name: path.relative(root, file), movedTo: path.relative(root, target) };
+  return {
+    kind: 'config_file',
+    toolId,
+    name: path.relative(root, file),
+    change: 'appeared',
+    quarantinedAs: path.relative(root, target),
+  };
 }

@@ -14,6 +14,7 @@ import {
 } from '../../egress/test-support/test-https-server.js';
 import { createProcessArm } from '../create-process-arm.js';
 import type { SandboxEgressDecision } from './egress-proxy.js';
+import type { SandboxQuarantineEvent } from './quarantine-config-file.js';
 
 // An allowlisted workspace script that tries what an attacker would, asserted on the HOST after.
 // Real bwrap, real processes; this machine and CI run Linux as root with bubblewrap installed.
@@ -31,6 +32,7 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
   let tcpConnections = 0;
   // A host process whose environment holds a credential, as the agent's own parent would.
   let holder: ChildProcess | undefined;
+  const quarantined: SandboxQuarantineEvent[] = [];
 
   const run = async (script: string, options: { cwd?: string } = {}) => {
     const spawnInHost = handle.host.process?.spawn;
@@ -96,6 +98,7 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
         sandbox: 'required',
         hostEnv: { ...process.env, HOME: home },
         timeoutMs: 20_000,
+        onQuarantine: (event) => quarantined.push(event),
       },
     });
   });
@@ -207,6 +210,13 @@ describe.skipIf(process.platform !== 'linux')('the process sandbox, attacked', (
       name.startsWith('toolhost.config.json.toolhost-quarantined-'),
     );
     expect(moved.length).toBeGreaterThan(0);
+    expect(quarantined).toContainEqual({
+      kind: 'config_file',
+      toolId: 'run_command',
+      name: 'toolhost.config.json',
+      change: 'appeared',
+      quarantinedAs: moved[0],
+    });
     for (const name of moved) await rm(path.join(root, name));
   });
 

@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import {
   chmod,
+  lstat,
   mkdir,
   mkdtemp,
   readdir,
@@ -147,9 +148,27 @@ describe.skipIf(process.platform !== 'linux')('the sandbox view, shaped from ins
   });
 
   it('refuses a nested repository whose hooks are a symlink out of it', async () => {
-    await run('git init -q nested && rm -rf nested/.git/hooks && ln -s ../../.. nested/.git/hooks');
+    // Found so before a spawn (a clone, the user's own hand): the view cannot freeze it in place.
+    execFileSync('git', ['init', '-q', path.join(root, 'nested')]);
+    await rm(path.join(root, 'nested', '.git', 'hooks'), { recursive: true });
+    await symlink('../../..', path.join(root, 'nested', '.git', 'hooks'));
 
     expect(await denial(run('true'))).toBe('symlink_refused');
+    await nothingOutside();
+  });
+
+  it('moves aside the symlinked hooks of a repository a run made, before the next spawn', async () => {
+    await run('git init -q nested && rm -rf nested/.git/hooks && ln -s ../../.. nested/.git/hooks');
+
+    // The run's release judged the new repository: its hooks link is no longer there.
+    expect(
+      (
+        await lstat(path.join(root, 'nested', '.git', 'hooks')).catch(() => undefined)
+      )?.isSymbolicLink() ?? false,
+    ).toBe(false);
+    const after = await run(`ls nested/.git/hooks/ 2>&1; echo ran`);
+    expect(after.stdout).toContain('ran');
+    expect(after.stdout).not.toContain(path.basename(root));
     await nothingOutside();
   });
 
@@ -224,8 +243,9 @@ describe.skipIf(process.platform !== 'linux')('a symlink swapped in after the sc
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     prepared.release();
-    if (process.env['DEBUG_SWAP'] !== undefined) console.log({ code, stdout, stderr });
-    return { code, stdout, stderr };
+    const refused = prepared.startRefused();
+    if (process.env['DEBUG_SWAP'] !== undefined) console.log({ code, stdout, stderr, refused });
+    return { code, stdout, stderr, refused };
   };
 
   it('binds the git dir that was verified, not the one a swapped parent now names', async () => {
@@ -236,10 +256,11 @@ describe.skipIf(process.platform !== 'linux')('a symlink swapped in after the sc
       await symlink(path.relative(root, outside), path.join(root, 'sub'));
     }, `cat ${root}/sub/.git/secret ${outside}/.git/secret; echo planted > ${root}/sub/.git/planted; echo ran`);
 
-    // bwrap refuses (the destination no longer leads where the pinned git dir goes) or the view
-    // shows the verified git dir: never the home's repository, never a write to it.
-    expect(result.stdout).not.toContain(HOST_SECRET);
-    expect(result.code === 0 ? result.stdout : result.stderr).toMatch(/ran|bwrap: /);
+    // bwrap followed the swapped destination and mounted the verified git dir over the home's:
+    // the host's start check finds no mount where the plan put it and kills the sandbox before
+    // the command ran — never the home's repository, never a write to it.
+    expect(result.refused).toBe('mount_missing');
+    expect(result.stdout).not.toContain('ran');
     expect(existsSync(path.join(outside, '.git', 'planted'))).toBe(false);
   });
 

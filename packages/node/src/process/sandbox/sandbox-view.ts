@@ -1,11 +1,17 @@
-import { closeSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ToolPolicyError, type FsScopeTier } from '@toolhost/core';
 import type { FloorContext } from '../../fs/floor.js';
 import type { PinnedPath, SandboxRepository } from './build-sandbox-args.js';
 import type { SandboxContext, SandboxRequest } from './create-sandbox.js';
 import { executablePrefixes } from './executable-prefixes.js';
-import { pinSandboxChild, pinSandboxPath } from './pin-sandbox-path.js';
+import {
+  refuseUnsafeIndirections,
+  snapshotGitIndirections,
+  type GitIndirectionSnapshot,
+} from './git-indirections.js';
+import { pinGitIndirections } from './pin-git-indirections.js';
+import { pinnedChildPath, pinSandboxChild, pinSandboxPath } from './pin-sandbox-path.js';
 import { ensureProtectedName } from './protected-stubs.js';
 import { identityConfigEnv, readHostGitIdentity } from './read-host-git-identity.js';
 import { emptyFile, filteredConfigFile } from './sandbox-files.js';
@@ -53,6 +59,7 @@ export async function buildView(
   };
 
   const repositories: SandboxRepository[] = [];
+  const gitIndirections: GitIndirectionSnapshot[] = [];
   for (const gitDir of gitDirsOf(toolId, scans, writable)) {
     const pinned = pinAt(gitDir, 'directory');
     if (pinned === undefined) continue;
@@ -61,35 +68,21 @@ export async function buildView(
     ensureProtectedName(hostFd, 'hooks', 'directory');
     ensureProtectedName(hostFd, 'config', 'file');
     const frozen: PinnedPath[] = [];
-    const freeze = (parentFd: number, relative: string, kind: 'file' | 'directory'): void => {
-      const child = pinSandboxChild(toolId, parentFd, path.basename(relative), kind);
-      if (child !== undefined) frozen.push({ fd: register(child), path: relative });
-    };
-    freeze(hostFd, 'hooks', 'directory');
-    freeze(hostFd, 'config.worktree', 'file');
-    // Each level pinned on its own: `worktrees` or an entry in it may be a symlink too.
-    // Never handed to the child (bwrap passes on a descriptor no mount consumes, and a directory
-    // descriptor from outside its namespace leads out of it): closed here.
-    const worktreesFd = pinSandboxChild(toolId, hostFd, 'worktrees', 'directory');
-    if (worktreesFd !== undefined) {
-      try {
-        for (const worktree of worktreeNames(worktreesFd)) {
-          const worktreeFd = pinSandboxChild(toolId, worktreesFd, worktree, 'directory');
-          if (worktreeFd === undefined) continue;
-          try {
-            freeze(worktreeFd, `worktrees/${worktree}/config.worktree`, 'file');
-          } finally {
-            closeSync(worktreeFd);
-          }
-        }
-      } finally {
-        closeSync(worktreesFd);
-      }
+    const hooks = pinSandboxChild(toolId, hostFd, 'hooks', 'directory');
+    if (hooks !== undefined) frozen.push({ fd: register(hooks), path: path.join(gitDir, 'hooks') });
+    // Every other indirection (git-indirections.ts), listed through the pinned descriptor so the
+    // snapshot describes the directory the view mounts; a symlinked one refuses the spawn. What
+    // appears during the run is compared with this snapshot on release and quarantined.
+    const { snapshot, unsafe } = snapshotGitIndirections(gitDir, pinnedChildPath(hostFd, '.'));
+    refuseUnsafeIndirections(toolId, unsafe);
+    gitIndirections.push(snapshot);
+    for (const indirection of pinGitIndirections(toolId, hostFd, snapshot)) {
+      frozen.push({ fd: register(indirection.hostFd), path: indirection.path });
     }
     repositories.push({
       gitDir: { fd: pinned.fd, path: gitDir },
       filteredConfig: await filteredConfigFile(context, path.join(gitDir, 'config')),
-      frozen: frozen.map((entry) => ({ fd: entry.fd, path: path.join(gitDir, entry.path) })),
+      frozen,
     });
   }
   const frozenFiles: PinnedPath[] = [];
@@ -121,6 +114,14 @@ export async function buildView(
       : identityConfigEnv(await readHostGitIdentity(context.hostEnv), Number(configCount));
   return {
     identityEnv,
+    gitIndirections,
+    writableRoots: writable,
+    // After the run: a repository it made is judged too (one lstat per directory).
+    gitDirsNow: (): string[] =>
+      gitDirsAfterRun(
+        writable.map((root) => scanWorkspace(root, context.floor)),
+        writable,
+      ),
     configFileAbsent: insideWritable(context.floor.configFile) && !exists(context.floor.configFile),
     args: {
       tier: context.fsScope,
@@ -172,14 +173,26 @@ function gitDirsOf(
   return [...found].filter((gitDir) => isUnderAny(gitDir, writable));
 }
 
-function worktreeNames(worktreesFd: number): string[] {
+// After a run, the git dirs the host's own `git` would now enter: as `gitDirsOf`, but a pointer is
+// followed the way git follows it (symlinks included: the spawn would refuse such a pointer, but
+// the user's plain `git status` in between would not), and kept where it lands inside the areas
+// the sandbox wrote — the only places the quarantine may move anything.
+function gitDirsAfterRun(scans: readonly WorkspaceScan[], writable: readonly string[]): string[] {
+  const found = new Set(scans.flatMap((scan) => scan.gitDirs));
+  for (const pointer of scans.flatMap((scan) => scan.gitPointers ?? [])) {
+    const real = realOrUndefined(pointer);
+    if (real === undefined || !isUnderAny(real, writable)) continue;
+    found.add(real);
+    for (const submodule of submoduleGitDirs(real)) found.add(submodule);
+  }
+  return [...found].filter((gitDir) => isUnderAny(gitDir, writable));
+}
+
+function realOrUndefined(target: string): string | undefined {
   try {
-    return readdirSync(`/proc/self/fd/${worktreesFd}`, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
+    return realpathSync(target);
   } catch {
-    // No linked worktrees.
-    return [];
+    return undefined;
   }
 }
 
