@@ -5,6 +5,9 @@
  * matches. Listing every reading fails closed: no way of parsing the entry leaves a key clean.
  */
 export function secretArgKeyReadings(entry: string): string[] {
+  // A JavaScript caller can put anything in the set: a non-string reads as no key, so the
+  // registry refuses it as naming no parameter instead of failing untyped.
+  if (typeof entry !== 'string') return [];
   const readings = [entry];
   for (let dot = entry.indexOf('.'); dot !== -1; dot = entry.indexOf('.', dot + 1)) {
     readings.push(entry.slice(0, dot));

@@ -147,6 +147,14 @@ describe('checkSecretArgs', () => {
     },
   );
 
+  it('refuses a non-string entry a JavaScript caller slipped in, typed', () => {
+    const keys = new Set([42]) as unknown as ReadonlySet<string>;
+
+    const attempt = (): unknown => checkSecretArgs(tool, { a: 1 }, keys);
+
+    expect(attempt).toThrow(expect.objectContaining({ reason: 'unknown_secret_arg_key' }));
+  });
+
   it('refuses any entry when the tool names no parameter keys it can be checked against', () => {
     const handWritten: RegisteredTool = {
       def: { ...tool.def, llmVisibleParams: { type: 'object', anyOf: [] } },
