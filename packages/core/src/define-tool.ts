@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compileArgsFastPath } from './args-fast-path.js';
+import { recordArgsSchema } from './args-schema-of.js';
 import { ToolArgsInvalidError, type ToolArgsIssue } from './errors.js';
 import type { ToolDispatchContext } from './dispatch-context.js';
 import type { JsonSchema, PolicyTarget, ToolDef, ToolId, ToolPolicyClass } from './tool-def.js';
@@ -56,7 +57,8 @@ export function defineTool<Shape extends z.ZodRawShape, Result>(
     dispatch: (args, host, ctx) => input.dispatch(args, host, ctx),
     ...(policyTarget === undefined ? {} : { policyTarget: (args) => policyTarget(args) }),
   };
-  return Object.freeze(def);
+  // Dispatch reads the real parameter keys from the schema, not the derived JSON Schema.
+  return recordArgsSchema(Object.freeze(def), schema);
 }
 
 /** zod issues → field paths and problem codes; the offending value never leaves. */

@@ -10,7 +10,11 @@ export type FsScopeTier = 'sandboxed' | 'project' | 'full';
 export interface ToolNodeConfig {
   /** Config-only values, merged last (config wins); a model can never set these keys. */
   readonly parameters?: Readonly<Record<string, unknown>>;
-  /** Already-resolved argument values, merged over the model's. */
+  /**
+   * Already-resolved argument values, merged over the model's. Supplying any needs
+   * `ToolDispatchContext.secretArgKeys` (`new Set()` when none is tainted), else the dispatch
+   * refuses as `unverified_provenance`.
+   */
   readonly inputMapping?: Readonly<Record<string, unknown>>;
   /** State key → dot path into the FULL result; absent ⇒ `output` is the full result. */
   readonly outputMapping?: Readonly<Record<string, string>>;
@@ -168,7 +172,13 @@ export interface ToolDispatchContext {
   readonly approval?: ToolApprovalContext;
   /** The org governor for governed dispatches, consulted whether or not `approval` is present. */
   readonly actionGuard?: ActionGuard;
-  /** Effective-arg keys whose values are secret-tainted; present ones are refused. */
+  /**
+   * Effective-arg keys whose values are secret-tainted; present ones are refused and the rest
+   * hidden from every projection. A nested path (`content.value`) taints its top-level key
+   * (`content`); an entry naming no parameter of the tool refuses (`unknown_secret_arg_key`).
+   * Absent is unverified provenance, not clean: with `config.inputMapping` supplying values the
+   * dispatch refuses (`unverified_provenance`). An explicit empty set means verified clean.
+   */
   readonly secretArgKeys?: ReadonlySet<string>;
   /** Engine delegate for `invoke_agent`; absent ⇒ `ToolUnavailableError`. */
   readonly invokeAgent?: (nodeId: string, input: unknown) => Promise<unknown>;

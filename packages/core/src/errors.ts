@@ -20,7 +20,7 @@ export { EffectJournalError, type EffectJournalErrorReason } from './effect-jour
 
 /**
  * Why a grant, guardrail, governor or host floor refused a call before any side effect. The first
- * eight are the engine's; the rest are host floors a `ToolHost` arm throws.
+ * eight and the last two are the engine's; the rest are host floors a `ToolHost` arm throws.
  */
 export type ToolPolicyDenyReason =
   | 'not_granted'
@@ -49,7 +49,11 @@ export type ToolPolicyDenyReason =
   /** egress: the destination is not global unicast or is a blocked name. */
   | 'ssrf_blocked'
   /** egress: a header value or name that could split or spoof a request. */
-  | 'header_not_allowed';
+  | 'header_not_allowed'
+  /** `inputMapping` supplied values but `secretArgKeys` is absent: their taint is unknown. */
+  | 'unverified_provenance'
+  /** A `secretArgKeys` entry names no parameter of the tool (or its parameters are unknowable). */
+  | 'unknown_secret_arg_key';
 
 /** Why an interactive approval denied a governed call. */
 export type ToolDeniedByUserReason = 'user_rejected' | 'no_approval_hook' | 'approval_error';

@@ -105,6 +105,7 @@ export { DEFAULT_TOOL_RESULT_LIMITS } from './bound/default-tool-result-limits.j
 export { toModelText } from './bound/to-model-text.js';
 export { backstopInlineMedia, INLINE_BASE64_MIN_RUN } from './bound/backstop-inline-media.js';
 export { projectFailedResult, UNKNOWN_TOOL } from './dispatch/project-events.js';
+export { secretArgTopKeys } from './dispatch/secret-arg-top-keys.js';
 export { redactSecretShapedText } from './redact/redact-secret-shaped-text.js';
 export { matchCommandGlob } from './policy/match-command-glob.js';
 export { findArgumentTrap } from './policy/argument-traps.js';

@@ -70,6 +70,24 @@ describe('withAudit', () => {
     expect(JSON.stringify(audit.lines)).not.toContain('hunter2');
   });
 
+  it('hides the whole top-level value a nested taint path names, before the refusal', async () => {
+    const audit = recorder();
+    const registry = withAudit(createToolRegistry({ tools: [echo], host: {} }), audit);
+    const tainted = { ...ctx, secretArgKeys: new Set(['text.value']) };
+
+    const attempt = registry.dispatch(
+      { id: '1', name: 'echo', args: { text: 'hunter2' } },
+      tainted,
+    );
+
+    await expect(attempt).rejects.toMatchObject({ code: 'tool_args_invalid', fields: ['text'] });
+    expect(audit.lines[0]).toEqual({
+      event: 'tool_call',
+      payload: { toolId: 'echo', toolInput: {} },
+    });
+    expect(JSON.stringify(audit.lines)).not.toContain('hunter2');
+  });
+
   it('records a failure by code and reason and rethrows it', async () => {
     const audit = recorder();
     const registry = withAudit(createToolRegistry({ tools: [echo], host: {} }), audit);

@@ -1,6 +1,7 @@
 import {
   classifyToolError,
   redactSecretShapedText,
+  secretArgTopKeys,
   ToolDispatchError,
   type AnyToolDef,
   type ToolDispatchContext,
@@ -99,14 +100,15 @@ function auditReason(reason: string): string {
 }
 
 // The caller's arguments minus config-only keys (the pipeline ignores those from a caller) and
-// secret-tainted keys: the pipeline refuses those, but only after this line is written.
+// secret-tainted keys: the pipeline refuses those, but only after this line is written. A nested
+// entry (`content.value`) hides its top-level key, the whole value, as the pipeline taints it.
 function projectInput(
   args: unknown,
   tool: AnyToolDef | undefined,
   secretArgKeys: ReadonlySet<string> | undefined,
 ): unknown {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return args ?? {};
-  const hidden = new Set([...(tool?.configOnlyParams ?? []), ...(secretArgKeys ?? [])]);
+  const hidden = new Set([...(tool?.configOnlyParams ?? []), ...secretArgTopKeys(secretArgKeys)]);
   return Object.fromEntries(Object.entries(args).filter(([key]) => !hidden.has(key)));
 }
 

@@ -453,7 +453,11 @@ describe('dispatch: effective arguments', () => {
 
     await registry.dispatch(
       { id: 'c', name: 'stub' },
-      stubContext(['stub'], { config: { inputMapping: { text: 'mapped' } } }),
+      // Mapped values need a provenance verdict: the empty set says none is tainted.
+      stubContext(['stub'], {
+        config: { inputMapping: { text: 'mapped' } },
+        secretArgKeys: new Set(),
+      }),
     );
 
     expect(calls[0]?.args).toEqual({ text: 'mapped' });
@@ -467,6 +471,7 @@ describe('dispatch: effective arguments', () => {
       { id: 'c', name: 'run', args: { command: 'ls' } },
       stubContext(['run'], {
         config: { inputMapping: { command: 'curl', args: ['https://evil.example'] } },
+        secretArgKeys: new Set(),
         toolPolicy: { allowedCommands: ['ls'] },
       }),
     );
@@ -483,6 +488,7 @@ describe('dispatch: effective arguments', () => {
       { id: 'c', name: 'http' },
       stubContext(['http'], {
         config: { inputMapping: { url: 'http://good.example/' } },
+        secretArgKeys: new Set(),
         toolPolicy: { allowedDomains: ['good.example'] },
       }),
     );

@@ -37,7 +37,7 @@ export async function dispatch(
   const bracket = { tool: def, callId: call.id, args, ctx, readOnly };
   const { parts, output, bounded, journal } = await journalBracket(bracket, stage);
   throwIfAborted(ctx.signal, def.id);
-  const hiddenKeys = hiddenKeysOf(tool, ctx.secretArgKeys);
+  const hiddenKeys = hiddenKeysOf(tool, screened.secretKeys);
   const events = projectEvents({
     toolId: def.id,
     args,
@@ -67,10 +67,7 @@ function hasSideEffect({ policy }: AnyToolDef): boolean {
   );
 }
 
-function hiddenKeysOf(
-  tool: RegisteredTool,
-  secretArgKeys: ReadonlySet<string> | undefined,
-): ReadonlySet<string> {
-  if (secretArgKeys === undefined || secretArgKeys.size === 0) return tool.configOnly;
-  return new Set([...tool.configOnly, ...secretArgKeys]);
+function hiddenKeysOf(tool: RegisteredTool, secretKeys: ReadonlySet<string>): ReadonlySet<string> {
+  if (secretKeys.size === 0) return tool.configOnly;
+  return new Set([...tool.configOnly, ...secretKeys]);
 }

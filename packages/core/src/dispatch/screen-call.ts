@@ -2,6 +2,7 @@ import type { ToolActionClass, ToolDispatchContext } from '../dispatch-context.j
 import type { PolicyTarget } from '../tool-def.js';
 import { assembleArgs } from './assemble-args.js';
 import { checkGrant } from './check-grant.js';
+import { checkInputProvenance } from './check-input-provenance.js';
 import { checkSecretArgs } from './check-secret-args.js';
 import { enforcePolicy } from './enforce-policy.js';
 import { governedAction } from './governed-action.js';
@@ -23,6 +24,8 @@ export interface ScreenedCall {
   readonly action: ToolActionClass | undefined;
   /** The args made this call a read (`policy.readOnlyWhen`): not governed, journaled or an effect. */
   readonly readOnly: boolean;
+  /** The top-level keys `secretArgKeys` taints (nested paths mapped to their parent): hidden. */
+  readonly secretKeys: ReadonlySet<string>;
 }
 
 /**
@@ -39,7 +42,8 @@ export function screenCall(
   const { def } = tool;
   checkGrant(def.id, ctx.grantedToolIds);
   const effective = assembleArgs(tool, call.args, ctx.config);
-  checkSecretArgs(def.id, effective, ctx.secretArgKeys);
+  checkInputProvenance(def.id, ctx.config, ctx.secretArgKeys);
+  const secretKeys = checkSecretArgs(tool, effective, ctx.secretArgKeys);
   const args = validateArgs(def, effective);
   const target = policyTargetOf(def, args);
   enforcePolicy(def, target, ctx);
@@ -51,5 +55,6 @@ export function screenCall(
     target,
     action: readOnly ? undefined : governedAction(def, target),
     readOnly,
+    secretKeys,
   };
 }

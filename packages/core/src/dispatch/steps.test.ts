@@ -2,9 +2,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ToolArgsInvalidError, ToolPolicyError, UnknownToolError } from '../errors.js';
+import { defineTool } from '../define-tool.js';
 import type { AnyToolDef } from '../tool-def.js';
 import { admitDispatch } from './admit-dispatch.js';
 import { checkGrant } from './check-grant.js';
+import { checkInputProvenance } from './check-input-provenance.js';
 import { checkSecretArgs } from './check-secret-args.js';
 import { policyTargetOf } from './policy-target-of.js';
 import { rejectProviderExecuted } from './reject-provider-executed.js';
@@ -85,20 +87,105 @@ describe('checkGrant', () => {
 });
 
 describe('checkSecretArgs', () => {
+  // A tool declaring `a`, `b`, `c` and an object `content`, with `pinned` config-only.
+  const tool: RegisteredTool = {
+    def: defineTool({
+      id: 't',
+      description: 'keys',
+      args: z.strictObject({
+        a: z.number().optional(),
+        b: z.number().optional(),
+        c: z.number().optional(),
+        content: z.object({ value: z.string() }).optional(),
+        pinned: z.string().optional(),
+      }),
+      configOnlyParams: ['pinned'],
+      policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+      dispatch: () => Promise.resolve(null),
+    }),
+    configOnly: new Set(['pinned']),
+  };
+
   it('names every tainted present key, sorted, with problem secret_tainted', () => {
-    const attempt = (): void =>
-      checkSecretArgs('t', { b: 1, a: 2, c: 3 }, new Set(['b', 'a', 'absent']));
+    const attempt = (): unknown => checkSecretArgs(tool, { b: 1, a: 2, c: 3 }, new Set(['b', 'a']));
 
     expect(attempt).toThrow(expect.objectContaining({ fields: ['a', 'b'] }));
     expect(attempt).toThrow('tool t args invalid: a (secret_tainted), b (secret_tainted)');
   });
 
-  it.each([undefined, new Set<string>(), new Set(['other'])])(
-    'passes with taint set %j',
+  it.each([undefined, new Set<string>(), new Set(['c']), new Set(['pinned'])])(
+    'passes with taint set %j when no tainted key is present',
     (keys) => {
-      expect(() => checkSecretArgs('t', { a: 1 }, keys)).not.toThrow();
+      expect(() => checkSecretArgs(tool, { a: 1 }, keys)).not.toThrow();
     },
   );
+
+  it('taints the top-level key of a nested path and refuses it, naming no value', () => {
+    const args = { content: { value: 'hunter2-nested' } };
+
+    const attempt = (): unknown => checkSecretArgs(tool, args, new Set(['content.value']));
+
+    expect(attempt).toThrow(expect.objectContaining({ fields: ['content'] }));
+    expect(attempt).toThrow('tool t args invalid: content (secret_tainted)');
+  });
+
+  it('returns the tainted top-level keys an absent nested path names, for hiding', () => {
+    expect([...checkSecretArgs(tool, { a: 1 }, new Set(['content.value', 'b']))].sort()).toEqual([
+      'b',
+      'content',
+    ]);
+  });
+
+  it.each(['nope', 'nope.value', 'value', '', '.content', 'contents.value'])(
+    'refuses the entry %j, which names no parameter, without echoing it',
+    (entry) => {
+      const attempt = (): unknown => checkSecretArgs(tool, { a: 1 }, new Set(['a', entry]));
+
+      expect(attempt).toThrow(ToolPolicyError);
+      expect(attempt).toThrow(expect.objectContaining({ reason: 'unknown_secret_arg_key' }));
+      expect(attempt).toThrow(/^tool t denied: unknown_secret_arg_key$/);
+    },
+  );
+
+  it('refuses a non-string entry a JavaScript caller slipped in, typed', () => {
+    const keys = new Set([42]) as unknown as ReadonlySet<string>;
+
+    const attempt = (): unknown => checkSecretArgs(tool, { a: 1 }, keys);
+
+    expect(attempt).toThrow(expect.objectContaining({ reason: 'unknown_secret_arg_key' }));
+  });
+
+  it('refuses any entry when the tool names no parameter keys it can be checked against', () => {
+    const handWritten: RegisteredTool = {
+      def: { ...tool.def, llmVisibleParams: { type: 'object', anyOf: [] } },
+      configOnly: new Set(),
+    };
+
+    const attempt = (): unknown => checkSecretArgs(handWritten, { a: 1 }, new Set(['a']));
+
+    expect(attempt).toThrow(expect.objectContaining({ reason: 'unknown_secret_arg_key' }));
+  });
+});
+
+describe('checkInputProvenance', () => {
+  it('refuses mapped values when secretArgKeys is absent', () => {
+    const attempt = (): void =>
+      checkInputProvenance('t', { inputMapping: { text: 'mapped-value' } }, undefined);
+
+    expect(attempt).toThrow(ToolPolicyError);
+    expect(attempt).toThrow(expect.objectContaining({ reason: 'unverified_provenance' }));
+    expect(attempt).toThrow(/^tool t denied: unverified_provenance$/);
+  });
+
+  it.each([
+    ['an explicit empty set (verified clean)', { inputMapping: { text: 'x' } }, new Set<string>()],
+    ['a taint set', { inputMapping: { text: 'x' } }, new Set(['other'])],
+    ['no mapping', {}, undefined],
+    ['an empty mapping', { inputMapping: {} }, undefined],
+    ['config-only parameters alone', { parameters: { cwd: '/' } }, undefined],
+  ])('passes with %s', (_label, config, keys) => {
+    expect(() => checkInputProvenance('t', config, keys)).not.toThrow();
+  });
 });
 
 describe('validateArgs', () => {
