@@ -5,15 +5,13 @@ import {
   scrubInlineMedia,
 } from '../bound/backstop-inline-media.js';
 import { ToolDispatchError, UnknownToolError } from '../errors.js';
-import { decodeJsonEscapes } from '../redact/decode-json-escapes.js';
-import { mayHoldSecretShape } from '../redact/redact-secret-shaped-text.js';
 import {
   defineField,
   redactKey,
   redactLeaf,
   redactStructured,
 } from '../redact/redact-structured.js';
-import { redactText } from '../redact/redact-text.js';
+import { mayHoldEncodedSecret, redactText } from '../redact/redact-text.js';
 import type { ToolId } from '../tool-def.js';
 import { collapseWhitespace } from './collapse-whitespace.js';
 import type { ToolDispatchEvents } from './tool-call.js';
@@ -172,7 +170,7 @@ function summarizeText(text: string): string {
   // collapse, read plainly or with its escapes decoded (an escape holds no whitespace). So a
   // collapsed text with none had none before: both passes would change nothing.
   const oneLine = collapseWhitespace(scrubbed);
-  if (!mayHoldSecretShape(oneLine) && !mayHoldSecretShape(decodeJsonEscapes(oneLine))) {
+  if (!mayHoldEncodedSecret(oneLine)) {
     return clip(collapseWhitespace(clip(scrubbed, SUMMARY_WINDOW)).trim(), MAX_SUMMARY);
   }
   const window = clip(redactText(scrubbed), SUMMARY_WINDOW);
