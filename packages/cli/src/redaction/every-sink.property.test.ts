@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plantedSecret } from './test-support/planted-secret.js';
+import { runCliSinks } from './test-support/cli-sink-run.js';
+import { plantedSecret, type PlantedSecret } from './test-support/planted-secret.js';
 import {
   openSinkEnvironment,
   runEverySink,
@@ -25,14 +26,26 @@ describe('a planted secret, in any encoding position, reaches no sink', () => {
     let runIndex = 0;
     await fc.assert(
       fc.asyncProperty(plantedSecret, async (planted) => {
-        const sinks = await runEverySink(env, planted, runIndex++);
-        for (const [sink, text] of Object.entries(sinks)) {
-          const at = text.indexOf(planted.shape.body);
-          const seen = at === -1 ? '' : text.slice(Math.max(0, at - 200), at + 60);
-          expect(seen, `${sink} shows the secret`).toBe('');
-        }
+        expectNoSecret(planted, await runEverySink(env, planted, runIndex++));
       }),
       { numRuns: 60 },
     );
   }, 120_000);
+
+  it('the command line: call --json, its --audit-log file, explain --json', async () => {
+    await fc.assert(
+      fc.asyncProperty(plantedSecret, async (planted) => {
+        expectNoSecret(planted, await runCliSinks(planted));
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
 });
+
+function expectNoSecret(planted: PlantedSecret, sinks: Readonly<Record<string, string>>): void {
+  for (const [sink, text] of Object.entries(sinks)) {
+    const at = text.indexOf(planted.shape.body);
+    const seen = at === -1 ? '' : text.slice(Math.max(0, at - 200), at + 60);
+    expect(seen, `${sink} shows the secret`).toBe('');
+  }
+}
