@@ -110,7 +110,13 @@ function clip(text: string, max: number): string {
 
 function safeJson(value: unknown): string | undefined {
   try {
-    return JSON.stringify(redactStructured(value));
+    // Each leaf is read no further than the window (and a little): that is the summary's
+    // definition now, since redaction runs before the JSON is cut.
+    return JSON.stringify(
+      redactStructured(value, {
+        leaf: (text) => (text.length > READ_WINDOW + 2 ? text.slice(0, READ_WINDOW + 2) : text),
+      }),
+    );
   } catch {
     return undefined;
   }
