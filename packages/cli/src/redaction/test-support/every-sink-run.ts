@@ -141,9 +141,9 @@ export async function runEverySink(
   };
   const projections: unknown[] = [];
   const errors: string[] = [];
-  const dispatch = async (name: string, args: unknown): Promise<void> => {
+  const dispatch = async (name: string, args: unknown, id = `${runIndex}`): Promise<void> => {
     try {
-      const outcome = await registry.dispatch({ id: `${runIndex}`, name, args }, ctx);
+      const outcome = await registry.dispatch({ id, name, args }, ctx);
       projections.push(outcome.events);
     } catch (error) {
       // A host's own reason is the host's text; every other message is toolhost's.
@@ -155,6 +155,8 @@ export async function runEverySink(
     await dispatch('echo_back', { data: value });
     await dispatch('read_file', { path: 'keys.txt' });
     await dispatch('fail_with', { text });
+    // The call id is the model's (or its provider's) text too.
+    await dispatch('echo_back', { data: 1 }, text);
     await dispatch(text, { data: 1 });
     await dispatch(planted.shape.text, { data: 1 });
     await dispatch('echo_back', { data: 1, [text]: 1, nested: { [planted.shape.text]: 1 } });
