@@ -169,14 +169,21 @@ export async function runEverySink(
     );
     broker.decide(asked.id, { choice: 'deny', reason: `no: ${text}` });
     await writing;
+    // A result too long for the model was spilled: the page's spill view reads it from disk.
+    const spills = hub
+      .recent()
+      .flatMap((event) => (event.step === 'result' && event.spill ? [event.spill.id] : []))
+      .map((id) => `/api/sessions/s1/spills/${id}`);
     const page = await Promise.all(
-      ['/api/timeline', '/api/sessions', '/api/approvals', '/events'].map(async (target) => {
-        const answer = await loopbackRequest(server.port, target, {
-          headers: auth,
-          readMs: target === '/events' ? 100 : undefined,
-        });
-        return [target, answer.body] as const;
-      }),
+      ['/api/timeline', '/api/sessions', '/api/approvals', '/events', ...spills].map(
+        async (target) => {
+          const answer = await loopbackRequest(server.port, target, {
+            headers: auth,
+            readMs: target === '/events' ? 100 : undefined,
+          });
+          return [target, answer.body] as const;
+        },
+      ),
     );
     audit.close();
     const spans = env.exporter.getFinishedSpans().map(spanText).join('\n');
