@@ -137,11 +137,11 @@ export function summarizeOutput(modelResult: unknown): string {
 }
 
 // The summary reads no further than its window, so the JSON is built from a copy whose keys and
-// leaves are redacted first (a serialiser's escape can glue a secret to a letter), each leaf cut
-// past the window and every leaf after the window's worth kept empty: the first READ_WINDOW
-// characters are those of the whole redacted JSON, and a megabyte of content is neither
-// redacted, escaped nor copied. The walk still visits every value (a cycle or a BigInt deep
-// inside still makes it unserialisable, as before).
+// leaves are redacted first (a serialiser's escape can glue a secret to a letter), each leaf
+// read no further than just past the window, and every leaf after the window's worth of kept
+// text left empty (it lies past the window): a megabyte of content is neither redacted, escaped
+// nor copied. The walk still visits every value (a cycle or a BigInt deep inside still makes it
+// unserialisable, as before).
 function summaryText(modelResult: unknown): string {
   if (typeof modelResult === 'string') return modelResult;
   try {
@@ -152,9 +152,8 @@ function summaryText(modelResult: unknown): string {
   }
 }
 
-// A cut string keeps READ_WINDOW + 2 units: every unit but the last is escaped as in the whole
-// string (a surrogate pair cut in half changes only the last), so its JSON agrees with the
-// whole string's for at least READ_WINDOW characters past the quote.
+// A leaf is read up to READ_WINDOW + 2 units, so the window's cut never falls before the leaf's:
+// a secret straddling the window is redacted whole before the summary is cut.
 function cutLongString(value: string): string {
   return value.length > READ_WINDOW + 2 ? value.slice(0, READ_WINDOW + 2) : value;
 }
@@ -171,7 +170,11 @@ function summarizeText(text: string): string {
   // collapsed text with none had none before: both passes would change nothing.
   const oneLine = collapseWhitespace(scrubbed);
   if (!mayHoldEncodedSecret(oneLine)) {
-    return clip(collapseWhitespace(clip(scrubbed, SUMMARY_WINDOW)).trim(), MAX_SUMMARY);
+    const shown =
+      scrubbed.length <= SUMMARY_WINDOW
+        ? oneLine
+        : collapseWhitespace(clip(scrubbed, SUMMARY_WINDOW));
+    return clip(shown.trim(), MAX_SUMMARY);
   }
   const window = clip(redactText(scrubbed), SUMMARY_WINDOW);
   return clip(redactText(collapseWhitespace(window).trim()), MAX_SUMMARY);
