@@ -1,3 +1,4 @@
+import { redactText } from '@toolhost/core';
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './commands/cli-io.js';
 import { describeFailure } from './commands/describe-failure.js';
@@ -43,7 +44,8 @@ async function run(
     .showHelpAfterError('(run toolhost help for usage)')
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      // A parse error quotes the argument it could not place, which may be a secret.
+      writeErr: (text) => io.stderr.write(redactText(text)),
     });
   program.addHelpText(
     'after',

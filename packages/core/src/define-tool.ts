@@ -3,6 +3,7 @@ import { compileArgsFastPath } from './args-fast-path.js';
 import { recordArgsSchema } from './args-schema-of.js';
 import { ToolArgsInvalidError, type ToolArgsIssue } from './errors.js';
 import type { ToolDispatchContext } from './dispatch-context.js';
+import { redactText } from './redact/redact-text.js';
 import type { JsonSchema, PolicyTarget, ToolDef, ToolId, ToolPolicyClass } from './tool-def.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -67,8 +68,12 @@ export function toArgsIssues(error: z.ZodError): ToolArgsIssue[] {
     const base = issue.path.map(printableSegment).join('.');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
-        // The key is model-chosen text: echo it only when it is plainly an identifier.
-        const name = /^[A-Za-z0-9_$-]{1,64}$/.test(key) ? key : '(unrecognized key)';
+        // The key is model-chosen text: echo it only when it is plainly an identifier and no
+        // secret shape (`ghp_…` is an identifier too).
+        const name =
+          /^[A-Za-z0-9_$-]{1,64}$/.test(key) && redactText(key) === key
+            ? key
+            : '(unrecognized key)';
         return { field: base === '' ? name : `${base}.${name}`, problem: 'unrecognized_key' };
       });
     }
@@ -80,7 +85,11 @@ export function toArgsIssues(error: z.ZodError): ToolArgsIssue[] {
 // only when it is one short token, so no payload, line break or fake `field (problem)` rides along.
 function printableSegment(step: PropertyKey): string {
   const segment = String(step);
-  return /^[\x21-\x7e]{1,64}$/.test(segment) && !/[.,()]/.test(segment) ? segment : '(key)';
+  return /^[\x21-\x7e]{1,64}$/.test(segment) &&
+    !/[.,()]/.test(segment) &&
+    redactText(segment) === segment
+    ? segment
+    : '(key)';
 }
 
 function toLlmVisibleParams(

@@ -104,9 +104,20 @@ export type { SpillPart } from './tool-host.js';
 export { DEFAULT_TOOL_RESULT_LIMITS } from './bound/default-tool-result-limits.js';
 export { toModelText } from './bound/to-model-text.js';
 export { backstopInlineMedia, INLINE_BASE64_MIN_RUN } from './bound/backstop-inline-media.js';
-export { projectFailedResult, UNKNOWN_TOOL } from './dispatch/project-events.js';
+export {
+  projectFailedResult,
+  UNKNOWN_TOOL,
+  UNKNOWN_TOOL_MESSAGE,
+} from './dispatch/project-events.js';
 export { secretArgTopKeys } from './dispatch/secret-arg-top-keys.js';
 export { redactSecretShapedText } from './redact/redact-secret-shaped-text.js';
+export { redactText } from './redact/redact-text.js';
+export {
+  redactKey,
+  redactLeaf,
+  redactStructured,
+  type RedactStructuredOptions,
+} from './redact/redact-structured.js';
 export { matchCommandGlob } from './policy/match-command-glob.js';
 export { findArgumentTrap } from './policy/argument-traps.js';
 export { normalizeHost } from './policy/normalize-host.js';

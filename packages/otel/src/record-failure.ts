@@ -1,5 +1,11 @@
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import { EffectJournalError, ToolDispatchError, redactSecretShapedText } from '@toolhost/core';
+import {
+  EffectJournalError,
+  ToolDispatchError,
+  UNKNOWN_TOOL_MESSAGE,
+  UnknownToolError,
+  redactText,
+} from '@toolhost/core';
 import { clipAttribute } from './clip-attribute.js';
 
 /** The semconv's fallback `error.type` when the failure is not a toolhost dispatch error. */
@@ -16,7 +22,8 @@ const UNRESOLVED_REASONS: ReadonlySet<string> = new Set([
 /**
  * `error.type` is the toolhost `code`; the status carries the error's fixed, secret-free
  * message (redacted again, in case a host put something in a reason). Never a stack, a cause
- * or `recordException`: those hold paths and argument values. A foreign throw says nothing.
+ * or `recordException`: those hold paths and argument values. A foreign throw says nothing, and
+ * an unknown tool says so in fixed words: its message quotes the name the model chose.
  */
 export function recordFailure(span: Span, error: unknown): void {
   if (!(error instanceof ToolDispatchError)) {
@@ -32,7 +39,10 @@ export function recordFailure(span: Span, error: unknown): void {
   }
   span.setStatus({
     code: SpanStatusCode.ERROR,
-    message: clipAttribute(redactSecretShapedText(error.message), MAX_STATUS_MESSAGE),
+    message:
+      error instanceof UnknownToolError
+        ? UNKNOWN_TOOL_MESSAGE
+        : clipAttribute(redactText(error.message), MAX_STATUS_MESSAGE),
   });
 }
 

@@ -1,5 +1,10 @@
 import type { Attributes } from '@opentelemetry/api';
-import type { AnyToolDef } from '@toolhost/core';
+import { redactText, type AnyToolDef } from '@toolhost/core';
+import { clipAttribute } from './clip-attribute.js';
+
+// A call id is chosen by the model (or its provider): kept for correlation, but redacted and
+// bounded like any other text it chose.
+const MAX_CALL_ID = 256;
 
 /** The `gen_ai.tool.type` a toolhost tool is reported as. */
 export type GenAiToolType = 'function' | 'extension';
@@ -16,7 +21,9 @@ export function toolTypeOf(def: AnyToolDef): GenAiToolType {
 /** The span's start attributes; an unregistered name is never echoed (model text, unbounded). */
 export function toolSpanAttributes(def: AnyToolDef | undefined, callId: unknown): Attributes {
   const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool' };
-  if (typeof callId === 'string' && callId !== '') attributes['gen_ai.tool.call.id'] = callId;
+  if (typeof callId === 'string' && callId !== '') {
+    attributes['gen_ai.tool.call.id'] = clipAttribute(redactText(callId), MAX_CALL_ID);
+  }
   if (def === undefined) return attributes;
   attributes['gen_ai.tool.name'] = def.id;
   attributes['gen_ai.tool.type'] = toolTypeOf(def);

@@ -130,6 +130,16 @@ describe('traceToolRegistry', () => {
     expect(span.attributes['error.type']).toBe('unknown_tool');
   });
 
+  it('says "unknown tool" in its status, never the plain name the model chose', async () => {
+    const attempt = traced.dispatch(
+      { id: 'c', name: 'made_up_tool', args: {} },
+      grantContext(['read_file']),
+    );
+
+    await expect(attempt).rejects.toMatchObject({ code: 'unknown_tool' });
+    expect(onlySpan().status.message).toBe('unknown tool');
+  });
+
   it('records an approved write: requested, then decided approve, and the write lands', async () => {
     const emitted: string[] = [];
     const approval: ToolApprovalContext = {

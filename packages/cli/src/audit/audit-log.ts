@@ -16,8 +16,11 @@ export interface AuditLog {
 export interface AuditLogOptions {
   readonly file: string;
   readonly runId: string;
-  /** Applied to every string leaf before it is written: a second line of defence for secrets. */
-  readonly scrub?: (text: string) => string;
+  /**
+   * Applied to every key and string leaf before the line is serialised (a leaf with its scrubbed
+   * key, for shapes that span both): a second line of defence for secrets.
+   */
+  readonly scrub?: (text: string, key?: string) => string;
   readonly now?: () => Date;
 }
 
@@ -51,8 +54,34 @@ export function openAuditLog(options: AuditLogOptions): AuditLog {
   };
 }
 
-function scrubLeaves(value: Readonly<Record<string, unknown>>, scrub: (text: string) => string) {
-  return JSON.parse(
-    JSON.stringify(value, (_key, leaf: unknown) => (typeof leaf === 'string' ? scrub(leaf) : leaf)),
-  ) as Record<string, unknown>;
+// Scrubbed as data, not as the serialised line: a `\n` JSON writes before a token would glue
+// the letter `n` to it, and a key is as free to hold a secret as a value.
+function scrubLeaves(
+  value: Readonly<Record<string, unknown>>,
+  scrub: (text: string, key?: string) => string,
+): Record<string, unknown> {
+  const plain: unknown = JSON.parse(JSON.stringify(value));
+  return scrubValue(plain, undefined, scrub) as Record<string, unknown>;
+}
+
+function scrubValue(
+  value: unknown,
+  key: string | undefined,
+  scrub: (text: string, key?: string) => string,
+): unknown {
+  if (typeof value === 'string') return key === undefined ? scrub(value) : scrub(value, key);
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, undefined, scrub));
+  const scrubbed: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) {
+    const shown = scrub(name);
+    // Defined, not assigned: a `__proto__` key stays data.
+    Object.defineProperty(scrubbed, shown, {
+      value: scrubValue(item, shown, scrub),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return scrubbed;
 }

@@ -109,6 +109,16 @@ describe('withAudit', () => {
 
     expect(JSON.stringify(audit.lines)).not.toContain('x y');
   });
+
+  it('names an unregistered tool "(unknown tool)", however plain the name the model chose', async () => {
+    const audit = recorder();
+    const registry = withAudit(createToolRegistry({ tools: [echo], host: {} }), audit);
+
+    await registry.dispatch({ id: '1', name: 'made_up', args: {} }, ctx).catch(() => undefined);
+
+    expect(JSON.stringify(audit.lines)).not.toContain('made_up');
+    expect(audit.lines[0]).toMatchObject({ payload: { toolId: '(unknown tool)' } });
+  });
 });
 
 describe('withAudit and approvals', () => {

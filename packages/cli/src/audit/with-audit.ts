@@ -1,6 +1,6 @@
 import {
   classifyToolError,
-  redactSecretShapedText,
+  redactText,
   secretArgTopKeys,
   ToolDispatchError,
   type AnyToolDef,
@@ -8,7 +8,7 @@ import {
   type ToolRegistry,
 } from '@toolhost/core';
 import { decidedBy } from '../approval/approval-decided-by.js';
-import { safeToolName } from '../commands/safe-tool-name.js';
+import { shownToolId } from '../commands/shown-tool-id.js';
 import type { AuditLog } from './audit-log.js';
 
 /** The longest decision reason the log keeps (a page's own deny reason is bounded the same). */
@@ -30,7 +30,7 @@ export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry
     // A preflight touches nothing, so there is nothing to audit.
     preflight: (call, ctx) => registry.preflight(call, ctx),
     dispatch: async (call, ctx) => {
-      const toolId = safeToolName(call.name);
+      const toolId = shownToolId(registry, call.name);
       audit.write('tool_call', {
         toolId,
         toolInput: projectInput(call.args, registry.get(call.name), ctx.secretArgKeys),
@@ -96,7 +96,7 @@ function auditApproval(
 // A person's "no, because …" is free text: redacted here, not only by the log's own scrub, and
 // bounded so one reason cannot grow a line without limit.
 function auditReason(reason: string): string {
-  return Array.from(redactSecretShapedText(reason)).slice(0, MAX_AUDIT_REASON_CHARS).join('');
+  return Array.from(redactText(reason)).slice(0, MAX_AUDIT_REASON_CHARS).join('');
 }
 
 // The caller's arguments minus config-only keys (the pipeline ignores those from a caller) and

@@ -1,7 +1,7 @@
 import {
   findArgumentTrap,
   matchCommandGlob,
-  redactSecretShapedText,
+  redactText,
   ToolPolicyError,
   type AnyToolDef,
   type PolicyTarget,
@@ -68,7 +68,7 @@ function allowlistStep(
   refused: boolean,
 ): ExplainStep {
   const command = target.command ?? '';
-  const shown = JSON.stringify(redactSecretShapedText(command));
+  const shown = JSON.stringify(redactText(command));
   const { allowedCommands, allowedCommandGlobs } = settings.toolPolicy;
   if (allowedCommands.includes(command)) {
     return {

@@ -1,4 +1,4 @@
-import { redactSecretShapedText } from '@toolhost/core';
+import { redactText } from '@toolhost/core';
 import type { ProcessOutputChunk } from '@toolhost/node';
 import { sanitizeLineForTerminal } from '../terminal/sanitize-for-terminal.js';
 
@@ -35,7 +35,7 @@ export function createOutputTail(): OutputTail {
     },
     lastLine() {
       // Output is untrusted: no secret shape and no escape sequence reaches the screen.
-      return last === undefined ? undefined : sanitizeLineForTerminal(redactSecretShapedText(last));
+      return last === undefined ? undefined : sanitizeLineForTerminal(redactText(last));
     },
     reset() {
       pending = '';

@@ -1,4 +1,4 @@
-import { redactSecretShapedText, type ProcessCapability, type ToolHost } from '@toolhost/core';
+import { redactText, type ProcessCapability, type ToolHost } from '@toolhost/core';
 import { sanitizeLineForTerminal } from '../terminal/sanitize-for-terminal.js';
 import type { OutputTail } from './output-tail.js';
 
@@ -40,9 +40,7 @@ function startTicker(command: string, options: ProgressOptions): () => void {
   const started = now();
   // The executable name only: its arguments may carry what the preview had to redact. The name
   // is the model's too, so it gets the same redaction and inertness as the output line.
-  const label = sanitizeLineForTerminal(
-    redactSecretShapedText(command.split(/[\\/]/).at(-1) ?? 'command'),
-  );
+  const label = sanitizeLineForTerminal(redactText(command.split(/[\\/]/).at(-1) ?? 'command'));
   let drawn = false;
   const draw = (): void => {
     const seconds = Math.floor((now() - started) / 1_000);

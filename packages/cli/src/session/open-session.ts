@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import {
   createToolRegistry,
-  redactSecretShapedText,
+  redactLeaf,
   type AnyToolDef,
   type ToolActionPreview,
   type ToolDispatchContext,
@@ -102,7 +102,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   const audit =
     settings.auditLog === undefined
       ? undefined
-      : openAuditLog({ file: settings.auditLog, runId, scrub: redactSecretShapedText });
+      : openAuditLog({ file: settings.auditLog, runId, scrub: redactLeaf });
   try {
     // Then the journal: a refused file or a missing driver fails before any host exists.
     const journal =

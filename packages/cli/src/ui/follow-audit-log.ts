@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { redactSecretShapedText } from '@toolhost/core';
+import { redactKey, redactLeaf, redactText } from '@toolhost/core';
 import type { ApprovalDecider } from '../approval/approval-decided-by.js';
 import { safeToolName } from '../commands/safe-tool-name.js';
 import type { UiEventHub } from './ui-event-hub.js';
@@ -189,20 +189,25 @@ function redactPreview(preview: unknown): Record<string, string> {
   return shown;
 }
 
-function redactValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return redact(value);
+// Keys as well as leaves, and a leaf with its key: a line written by another process (or an
+// older toolhost) is read as data a secret may hide in anywhere.
+function redactValue(value: unknown, depth: number, shownKey?: string): unknown {
+  if (typeof value === 'string') return clip(redactLeaf(value, shownKey), MAX_TEXT);
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return '[too deep]';
   if (Array.isArray(value)) return value.slice(0, 100).map((item) => redactValue(item, depth + 1));
   return Object.fromEntries(
     Object.entries(value)
       .slice(0, 100)
-      .map(([key, item]) => [clip(key, 200), redactValue(item, depth + 1)]),
+      .map(([key, item]) => {
+        const shown = clip(redactKey(key), 200);
+        return [shown, redactValue(item, depth + 1, shown)];
+      }),
   );
 }
 
 function redact(text: string): string {
-  return clip(redactSecretShapedText(text), MAX_TEXT);
+  return clip(redactText(text), MAX_TEXT);
 }
 
 function clip(text: string, max: number): string {

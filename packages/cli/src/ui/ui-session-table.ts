@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { redactSecretShapedText } from '@toolhost/core';
+import { redactText } from '@toolhost/core';
 import type { UiSpill } from './ui-event.js';
 
 /** Sessions the page lists; past it the oldest ended one is forgotten. */
@@ -114,7 +114,7 @@ export class UiSessionTable {
       return {
         byteLength: spill.byteLength,
         // Spilled output is a tool's full result, not a projection: redacted like one.
-        text: redactSecretShapedText(text),
+        text: redactText(text),
         clipped: spill.byteLength > bytesRead,
       };
     } finally {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   classifyToolError,
   projectFailedResult,
-  redactSecretShapedText,
+  redactText,
   ToolDispatchError,
   unwrapUntrusted,
   type ConfirmActionHook,
@@ -13,7 +13,7 @@ import {
   type ToolRegistry,
 } from '@toolhost/core';
 import { decidedBy, type ApprovalDecider } from '../approval/approval-decided-by.js';
-import { safeToolName } from '../commands/safe-tool-name.js';
+import { shownToolId } from '../commands/shown-tool-id.js';
 import type { UiEventHub } from './ui-event-hub.js';
 import type { UiSpill } from './ui-event.js';
 
@@ -46,7 +46,7 @@ export function withUiEvents(registry: ToolRegistry, options: UiEventsOptions): 
     preflight: (call, ctx) => registry.preflight(call, ctx),
     dispatch: async (call, ctx) => {
       options.onDispatch?.();
-      const head = { sessionId, callId: randomUUID(), toolId: safeToolName(call.name) };
+      const head = { sessionId, callId: randomUUID(), toolId: shownToolId(registry, call.name) };
       const started = now();
       hub.publish({ ...head, step: 'called', at: started });
       const observed = observeApproval(ctx, (event) => hub.publish({ ...head, ...event }));
@@ -175,7 +175,7 @@ function failureOf(error: unknown, ctx: ToolDispatchContext) {
 
 // A reason is a label, but an elicitation's "no, because …" is a person's free text.
 function displayReason(reason: string): string {
-  return redactSecretShapedText(reason).slice(0, MAX_REASON);
+  return redactText(reason).slice(0, MAX_REASON);
 }
 
 function byteLengthOf(value: unknown): number | undefined {

@@ -1,7 +1,7 @@
 import type { ToolActionClass, ToolActionPreview } from '../dispatch-context.js';
 import { normalizeHost } from '../policy/normalize-host.js';
 import { parseUrl } from '../policy/parse-url.js';
-import { redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
+import { redactText } from '../redact/redact-text.js';
 import type { PolicyTarget } from '../tool-def.js';
 import { renderEditChange } from './edit-change-preview.js';
 
@@ -28,7 +28,7 @@ export function previewAction(
   return {
     preview: Object.freeze({
       ...scrub(selection),
-      change: renderEditChange(edits, redactSecretShapedText),
+      change: renderEditChange(edits, redactText),
     }),
     unredactedPreview: { ...selection, change: renderEditChange(edits, (text) => text) },
   };
@@ -56,10 +56,9 @@ function selectionOf(action: ToolActionClass, target: PolicyTarget | undefined):
 
 function scrub(preview: ToolActionPreview): ToolActionPreview {
   const scrubbed: { path?: string; destination?: string; command?: string; host?: string } = {};
-  if (preview.path !== undefined) scrubbed.path = redactSecretShapedText(preview.path);
-  if (preview.destination !== undefined)
-    scrubbed.destination = redactSecretShapedText(preview.destination);
-  if (preview.command !== undefined) scrubbed.command = redactSecretShapedText(preview.command);
-  if (preview.host !== undefined) scrubbed.host = redactSecretShapedText(preview.host);
+  if (preview.path !== undefined) scrubbed.path = redactText(preview.path);
+  if (preview.destination !== undefined) scrubbed.destination = redactText(preview.destination);
+  if (preview.command !== undefined) scrubbed.command = redactText(preview.command);
+  if (preview.host !== undefined) scrubbed.host = redactText(preview.host);
   return Object.freeze(scrubbed);
 }

@@ -157,13 +157,13 @@ describe('projectFailedResult', () => {
     });
   });
 
-  it('names no tool for an unknown one', () => {
+  it('names no tool for an unknown one, nor echoes the name the model chose', () => {
     const error = new UnknownToolError('made_up', ['read_file']);
 
     expect(projectFailedResult(error)).toEqual({
       toolId: '(unknown tool)',
       success: false,
-      outputSummary: error.message,
+      outputSummary: 'unknown tool',
     });
   });
 

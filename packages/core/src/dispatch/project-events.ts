@@ -4,8 +4,14 @@ import {
   isInlineBase64Object,
   scrubInlineMedia,
 } from '../bound/backstop-inline-media.js';
-import { ToolDispatchError } from '../errors.js';
-import { mayHoldSecretShape, redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
+import { ToolDispatchError, UnknownToolError } from '../errors.js';
+import {
+  defineField,
+  redactKey,
+  redactLeaf,
+  redactStructured,
+} from '../redact/redact-structured.js';
+import { mayHoldEncodedSecret, redactText } from '../redact/redact-text.js';
 import type { ToolId } from '../tool-def.js';
 import { collapseWhitespace } from './collapse-whitespace.js';
 import type { ToolDispatchEvents } from './tool-call.js';
@@ -71,16 +77,22 @@ class LazyEvents implements ToolDispatchEvents {
 /**
  * The `tool_result` projection of a failure fed back to the model (a correctable or recoverable
  * error): `success: false`, summarised from the error's fixed, secret-free message. The tool is
- * the one the error names; an unknown tool has no registered id to name.
+ * the one the error names; an unknown tool has no registered id to name, and its message (which
+ * quotes the model's chosen name back to the model) is replaced by a fixed one.
  */
 export function projectFailedResult(error: Error): ToolDispatchEvents['result'] {
   const toolId = error instanceof ToolDispatchError ? error.toolId : undefined;
   return Object.freeze({
     toolId: toolId ?? UNKNOWN_TOOL,
     success: false,
-    outputSummary: summarizeOutput(error.message),
+    outputSummary: summarizeOutput(
+      error instanceof UnknownToolError ? UNKNOWN_TOOL_MESSAGE : error.message,
+    ),
   });
 }
+
+/** What a log or span says of an unknown tool: never the name the model chose. */
+export const UNKNOWN_TOOL_MESSAGE = 'unknown tool';
 
 /** The `toolId` of a failure that names no registered tool (the model asked for an unknown one). */
 export const UNKNOWN_TOOL = '(unknown tool)';
@@ -90,34 +102,31 @@ const MAX_SUMMARY = 500;
 // Redaction reads a window past the clip so a credential whose end lies beyond the cut is still
 // recognised whole before it is cut.
 const SUMMARY_WINDOW = 8192;
+// How far past the window redaction reads: the longest vendor token, key-value or bearer value.
+const READ_WINDOW = SUMMARY_WINDOW + 4096;
 const MAX_DEPTH = 32;
 const INLINE_BASE64_OBJECT = '[inline base64 media]';
 
-/** The effective args minus hidden keys, string leaves scrubbed then clipped, cycles marked. */
+/**
+ * The effective args minus hidden keys, keys and string leaves scrubbed (leaves then clipped),
+ * cycles marked.
+ */
 export function projectToolInput(args: unknown, hiddenKeys: ReadonlySet<string>): unknown {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return projectValue(args, [], 0);
+    return projectValue(args, undefined, [], 0);
   }
   const ancestors: object[] = [args];
   const projected: Record<string, unknown> = {};
   for (const key of Object.keys(args)) {
     if (hiddenKeys.has(key)) continue;
-    setField(projected, key, projectValue((args as Record<string, unknown>)[key], ancestors, 1));
+    const shown = redactKey(key);
+    defineField(
+      projected,
+      shown,
+      projectValue((args as Record<string, unknown>)[key], shown, ancestors, 1),
+    );
   }
   return projected;
-}
-
-// Defines the key, as `Object.fromEntries` would (without its entry arrays): a `__proto__` key
-// in tool args stays data in the projection instead of becoming its prototype.
-function setField(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else target[key] = value;
 }
 
 /** A one-line, redacted, ≤ 500-character summary of the model-facing result, media as markers. */
@@ -127,63 +136,59 @@ export function summarizeOutput(modelResult: unknown): string {
   );
 }
 
-// The summary reads no further than its window, so the JSON is built with every long string
-// cut just past it: the first SUMMARY_WINDOW characters are those of the whole JSON, and a
-// megabyte of content is neither escaped nor copied. The walk still visits every value (a cycle
-// or a BigInt deep inside still makes it unserialisable, as before).
+// The summary reads no further than its window, so the JSON is built from a copy whose keys and
+// leaves are redacted first (a serialiser's escape can glue a secret to a letter), each leaf
+// read no further than just past the window, and every leaf after the window's worth of kept
+// text left empty (it lies past the window): a megabyte of content is neither redacted, escaped
+// nor copied. The walk still visits every value (a cycle or a BigInt deep inside still makes it
+// unserialisable, as before).
 function summaryText(modelResult: unknown): string {
   if (typeof modelResult === 'string') return modelResult;
   try {
-    // A replacer takes JSON off its fast path, so it is only used where a long string is.
-    const replacer = hasLongField(modelResult) ? cutLongStrings : undefined;
-    return JSON.stringify(modelResult, replacer) ?? '';
+    const redacted = redactStructured(modelResult, { leaf: cutLongString, budget: READ_WINDOW });
+    return JSON.stringify(redacted) ?? '';
   } catch {
     return '';
   }
 }
 
-// Bulk text sits in a result's own fields (`content`, `stdout`, `body`). Read through
-// descriptors, so a getter runs only when JSON reads it.
-function hasLongField(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const key of Object.keys(value)) {
-    const field: unknown = Object.getOwnPropertyDescriptor(value, key)?.value;
-    if (typeof field === 'string' && field.length > SUMMARY_WINDOW + 2) return true;
-  }
-  return false;
-}
-
-// A cut string keeps SUMMARY_WINDOW + 2 units: every unit but the last is escaped as in the
-// whole string (a surrogate pair cut in half changes only the last), so its JSON agrees with
-// the whole string's for at least SUMMARY_WINDOW characters past the quote.
-function cutLongStrings(_key: string, value: unknown): unknown {
-  return typeof value === 'string' && value.length > SUMMARY_WINDOW + 2
-    ? value.slice(0, SUMMARY_WINDOW + 2)
-    : value;
+// A leaf is read up to READ_WINDOW + 2 units, so the window's cut never falls before the leaf's:
+// a secret straddling the window is redacted whole before the summary is cut.
+function cutLongString(value: string): string {
+  return value.length > READ_WINDOW + 2 ? value.slice(0, READ_WINDOW + 2) : value;
 }
 
 function summarizeText(text: string): string {
   // Media first, so no encoded blob is mistaken for a secret or fills the summary; then
-  // multi-line shapes (PEM, a key split by a tab), then the one-line form.
-  const scrubbed = scrubInlineMedia(clip(text, SUMMARY_WINDOW));
+  // multi-line shapes (PEM, a key split by a tab), then the one-line form. Redaction reads past
+  // the window, so a credential the window's cut falls inside is recognised whole, then cut.
+  const scrubbed = scrubInlineMedia(clip(text, READ_WINDOW));
   // Collapsing turns each whitespace run into one space, and every shape that allows
   // whitespace allows one space there (a run is always matched whole by one part of a shape,
-  // never needed at either end of a match): a shape in the window is still one after the
-  // collapse. So a collapsed window with none had none before: both passes would change nothing.
+  // never needed at either end of a match): a shape in the text is still one after the
+  // collapse, read plainly or with its escapes decoded (an escape holds no whitespace). So a
+  // collapsed text with none had none before: both passes would change nothing.
   const oneLine = collapseWhitespace(scrubbed);
-  if (!mayHoldSecretShape(oneLine)) return clip(oneLine.trim(), MAX_SUMMARY);
-  const window = redactSecretShapedText(scrubbed);
-  const collapsed = collapseWhitespace(window).trim();
-  // The second pass would read exactly what the first one read and changed nothing of: it
-  // would give the same text back.
-  const unchanged = collapsed === window && window === scrubbed;
-  return clip(unchanged ? window : redactSecretShapedText(collapsed), MAX_SUMMARY);
+  if (!mayHoldEncodedSecret(oneLine)) {
+    const shown =
+      scrubbed.length <= SUMMARY_WINDOW
+        ? oneLine
+        : collapseWhitespace(clip(scrubbed, SUMMARY_WINDOW));
+    return clip(shown.trim(), MAX_SUMMARY);
+  }
+  const window = clip(redactText(scrubbed), SUMMARY_WINDOW);
+  return clip(redactText(collapseWhitespace(window).trim()), MAX_SUMMARY);
 }
 
-function projectValue(value: unknown, ancestors: object[], depth: number): unknown {
+function projectValue(
+  value: unknown,
+  shownKey: string | undefined,
+  ancestors: object[],
+  depth: number,
+): unknown {
   switch (typeof value) {
     case 'string':
-      return clip(redactSecretShapedText(scrubInlineMedia(clip(value, SUMMARY_WINDOW))), MAX_LEAF);
+      return clip(redactLeaf(scrubInlineMedia(clip(value, SUMMARY_WINDOW)), shownKey), MAX_LEAF);
     case 'bigint':
       return `${value}`;
     case 'function':
@@ -203,13 +208,16 @@ function projectValue(value: unknown, ancestors: object[], depth: number): unkno
   // Only ancestors are cycles: a sibling seen twice is projected at each occurrence.
   ancestors.push(value);
   try {
-    if (Array.isArray(value)) return value.map((item) => projectValue(item, ancestors, depth + 1));
+    if (Array.isArray(value)) {
+      return value.map((item) => projectValue(item, undefined, ancestors, depth + 1));
+    }
     const projected: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      setField(
+      const shown = redactKey(key);
+      defineField(
         projected,
-        key,
-        projectValue((value as Record<string, unknown>)[key], ancestors, depth + 1),
+        shown,
+        projectValue((value as Record<string, unknown>)[key], shown, ancestors, depth + 1),
       );
     }
     return projected;

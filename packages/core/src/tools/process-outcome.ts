@@ -1,5 +1,5 @@
 import { ToolExecutionError } from '../errors.js';
-import { redactSecretShapedText } from '../redact/redact-secret-shaped-text.js';
+import { redactText } from '../redact/redact-text.js';
 import type { ToolId } from '../tool-def.js';
 import type { ProcessResult } from '../tool-host.js';
 
@@ -39,8 +39,8 @@ function signalDetail(result: ProcessResult): string {
   const signal = result.signal ?? 'a signal';
   return [
     `killed by ${signal}`,
-    `stdout:\n${tail(redactSecretShapedText(result.stdout))}`,
-    `stderr:\n${tail(redactSecretShapedText(result.stderr))}`,
+    `stdout:\n${tail(redactText(result.stdout))}`,
+    `stderr:\n${tail(redactText(result.stderr))}`,
   ].join('\n');
 }
 

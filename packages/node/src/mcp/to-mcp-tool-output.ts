@@ -1,4 +1,4 @@
-import { redactSecretShapedText } from '@toolhost/core';
+import { redactText } from '@toolhost/core';
 
 /** The slice of a `CallToolResult` the model view reads (structural, so SDK variants fit). */
 export interface McpResultView {
@@ -33,7 +33,7 @@ export function toMcpErrorDetail(result: McpResultView): string {
   const text = contentToText(result.content);
   const detail = text === '' ? 'the tool reported an error' : text;
   // The detail reaches the model and the logs: a server echoing a token must not carry it on.
-  const redacted = redactSecretShapedText(detail);
+  const redacted = redactText(detail);
   return redacted.length <= MAX_ERROR_DETAIL_CHARS
     ? redacted
     : `${redacted.slice(0, MAX_ERROR_DETAIL_CHARS)}… [truncated]`;

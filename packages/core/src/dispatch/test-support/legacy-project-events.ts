@@ -4,27 +4,35 @@ import {
   isInlineBase64Object,
   scrubInlineMedia,
 } from '../../bound/backstop-inline-media.js';
-import { redactSecretShapedText } from '../../redact/redact-secret-shaped-text.js';
+import { redactKey, redactLeaf, redactStructured } from '../../redact/redact-structured.js';
+import { redactText } from '../../redact/redact-text.js';
 
-// The event projections as they were before they were made cheaper (eager JSON of the whole
-// result, `\s+` collapse), kept verbatim: the equivalence test holds today's to these bytes.
+// The event projections without what made them cheaper (eager JSON of the whole redacted
+// result, `\s+` collapse, both passes always), with today's redaction (keys and leaves before
+// JSON, escapes read decoded): the equivalence test holds today's to these bytes.
 
 const MAX_LEAF = 1000;
 const MAX_SUMMARY = 500;
 const SUMMARY_WINDOW = 8192;
+const READ_WINDOW = SUMMARY_WINDOW + 4096;
 const MAX_DEPTH = 32;
 const INLINE_BASE64_OBJECT = '[inline base64 media]';
 
 /** The reference `projectToolInput`. */
 export function legacyProjectToolInput(args: unknown, hiddenKeys: ReadonlySet<string>): unknown {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return projectValue(args, [], 0);
+    return projectValue(args, undefined, [], 0);
   }
   const ancestors: object[] = [args];
   const projected: Record<string, unknown> = {};
   for (const key of Object.keys(args)) {
     if (hiddenKeys.has(key)) continue;
-    defineOwn(projected, key, projectValue((args as Record<string, unknown>)[key], ancestors, 1));
+    const shown = redactKey(key);
+    defineOwn(
+      projected,
+      shown,
+      projectValue((args as Record<string, unknown>)[key], shown, ancestors, 1),
+    );
   }
   return projected;
 }
@@ -35,15 +43,20 @@ export function legacySummarizeOutput(modelResult: unknown): string {
     typeof modelResult === 'string'
       ? modelResult
       : (safeJson(backstopInlineMedia(modelResult)) ?? '');
-  const window = redactSecretShapedText(scrubInlineMedia(clip(text, SUMMARY_WINDOW)));
-  const oneLine = redactSecretShapedText(window.replace(/\s+/g, ' ').trim());
+  const window = clip(redactText(scrubInlineMedia(clip(text, READ_WINDOW))), SUMMARY_WINDOW);
+  const oneLine = redactText(window.replace(/\s+/g, ' ').trim());
   return clip(oneLine, MAX_SUMMARY);
 }
 
-function projectValue(value: unknown, ancestors: object[], depth: number): unknown {
+function projectValue(
+  value: unknown,
+  shownKey: string | undefined,
+  ancestors: object[],
+  depth: number,
+): unknown {
   switch (typeof value) {
     case 'string':
-      return clip(redactSecretShapedText(scrubInlineMedia(clip(value, SUMMARY_WINDOW))), MAX_LEAF);
+      return clip(redactLeaf(scrubInlineMedia(clip(value, SUMMARY_WINDOW)), shownKey), MAX_LEAF);
     case 'bigint':
       return `${value}`;
     case 'function':
@@ -62,13 +75,16 @@ function projectValue(value: unknown, ancestors: object[], depth: number): unkno
   if (isInlineBase64Object(value)) return INLINE_BASE64_OBJECT;
   ancestors.push(value);
   try {
-    if (Array.isArray(value)) return value.map((item) => projectValue(item, ancestors, depth + 1));
+    if (Array.isArray(value)) {
+      return value.map((item) => projectValue(item, undefined, ancestors, depth + 1));
+    }
     const projected: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
+      const shown = redactKey(key);
       defineOwn(
         projected,
-        key,
-        projectValue((value as Record<string, unknown>)[key], ancestors, depth + 1),
+        shown,
+        projectValue((value as Record<string, unknown>)[key], shown, ancestors, depth + 1),
       );
     }
     return projected;
@@ -94,7 +110,13 @@ function clip(text: string, max: number): string {
 
 function safeJson(value: unknown): string | undefined {
   try {
-    return JSON.stringify(value);
+    // Each leaf is read no further than the window (and a little): that is the summary's
+    // definition now, since redaction runs before the JSON is cut.
+    return JSON.stringify(
+      redactStructured(value, {
+        leaf: (text) => (text.length > READ_WINDOW + 2 ? text.slice(0, READ_WINDOW + 2) : text),
+      }),
+    );
   } catch {
     return undefined;
   }
