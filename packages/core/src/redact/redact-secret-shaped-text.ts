@@ -109,9 +109,10 @@ const SECRET_SHAPES = new RegExp(
     // Incoming webhooks: the URL is the credential. The host stays, the path goes.
     `(https://(?:hooks\\.slack\\.com/(?:services|workflows|triggers)/|[A-Za-z0-9-]{1,63}\\.webhook\\.office\\.com/webhookb2/))[A-Za-z0-9@/_-]{8,512}`,
     ...VENDOR_TOKEN_BRANCHES,
-    // A GitLab session cookie and a NuGet.Config password: the name stays, the value goes.
-    '(_gitlab_session=)[0-9a-z]{32}',
-    `(<add key="(?:[Cc]lear[Tt]ext)?[Pp]assword"[ \\t]{0,16}value=")${NOT_A_VALUE}[^"\\r\\n]{1,1024}`,
+    // A GitLab session cookie and a NuGet.Config password: the name stays, the value goes. One
+    // alternative: each top-level one is tried at every position its first unit allows.
+    '(?:(_gitlab_session=)[0-9a-z]{32}|' +
+      `(<add key="(?:[Cc]lear[Tt]ext)?[Pp]assword"[ \\t]{0,16}value=")${NOT_A_VALUE}[^"\\r\\n]{1,1024})`,
   ].join('|'),
   'g',
 );
