@@ -48,9 +48,10 @@ export interface CredentialStore {
  * | ssh | `~/.ssh/` | `.ssh` |
  * | gpg | `~/.gnupg/` | `.gnupg` |
  *
- * Not in a home, so not here: podman's `$XDG_RUNTIME_DIR/containers/auth.json` (under
- * `/run/user`, outside every tier's view but `full`, which the sandbox shows read-only).
+ * Outside a home: podman's `$XDG_RUNTIME_DIR/containers/auth.json` (`/run/user/<uid>/…`) is
+ * floored by its name, and the sandbox shows no host `/run` (a private tmpfs on every tier).
  */
+
 /** The read floor's credential stores, by name and by place in a home. */
 export const CREDENTIAL_STORES: readonly CredentialStore[] = [
   // Whole directories that hold nothing but keys and tokens.
