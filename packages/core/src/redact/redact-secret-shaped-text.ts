@@ -1,6 +1,13 @@
 import { redactPrivateKeyBlocks } from './redact-private-key-blocks.js';
 import { REDACTED } from './redacted-marker.js';
 import { mayHoldShortSecret, SCREENED_UP_TO } from './short-secret-screen.js';
+import {
+  BOUNDARY,
+  mayHoldSparseToken,
+  redactSparseTokens,
+  VENDOR_ANCHOR,
+  VENDOR_TOKEN_BRANCHES,
+} from './vendor-token-shapes.js';
 
 export { REDACTED };
 
@@ -14,8 +21,8 @@ export { REDACTED };
 export function redactSecretShapedText(text: string): string {
   if (text.length <= SCREENED_UP_TO && !mayHoldShortSecret(text)) return text;
   if (text.includes('-----BEGIN '))
-    return redactPrivateKeyBlocks(text).replace(SECRET_SHAPES, REPLACEMENT);
-  return holdsAnchor(text) ? text.replace(SECRET_SHAPES, REPLACEMENT) : text;
+    return redactSparseTokens(redactPrivateKeyBlocks(text).replace(SECRET_SHAPES, REPLACEMENT));
+  return redactSparseTokens(holdsAnchor(text) ? text.replace(SECRET_SHAPES, REPLACEMENT) : text);
 }
 
 /**
@@ -24,7 +31,11 @@ export function redactSecretShapedText(text: string): string {
  */
 export function mayHoldSecretShape(text: string): boolean {
   if (text.length <= SCREENED_UP_TO && !mayHoldShortSecret(text)) return false;
-  return text.includes('-----BEGIN ') || (holdsAnchor(text) && ANY_SECRET_SHAPE.test(text));
+  return (
+    text.includes('-----BEGIN ') ||
+    (holdsAnchor(text) && ANY_SECRET_SHAPE.test(text)) ||
+    mayHoldSparseToken(text)
+  );
 }
 
 // Case-insensitive keyword spelled as classes, so the vendor token shapes in the same single
@@ -54,22 +65,6 @@ const SECRET_KEYWORDS = [
   anyCase('auth_key'),
   anyCase('session_key'),
 ];
-
-// A token never starts in the middle of another identifier (`task-force` is not `sk-…`). The
-// boundary is also what keeps the JWT branch linear: a failed attempt scans one run once.
-const BOUNDARY = '(?<![A-Za-z0-9_-])';
-// A vendor prefix no word ends in (`AKIA`, `ghp_`, `xoxb-`) may follow a `-` or `_`: a token glued
-// into a name (`keys-AKIA…`, `backup_ghp_…`) is still the token. Each of these runs is bounded,
-// so an attempt at every separator stays linear.
-const AFTER_SEPARATOR = '(?<![A-Za-z0-9])';
-
-// A vendor token with its boundary checked after its first unit, not before it: `c(?<!X.)rest`
-// holds exactly where `(?<!X)c…` does, but an alternation whose branches each open with a
-// literal is skipped through fast, while one opening with a lookbehind is tried at every unit.
-function afterFirst([first, rest]: readonly [string, string], boundary: string): string {
-  // `(?<!X)` → `(?<!X.)`: the unit before the one just read.
-  return `${first}${boundary.slice(0, -1)}.)${rest}`;
-}
 
 // Values that are references or blanks, not secrets (`${DB_PASSWORD}`, `$TOKEN`, `%PW%`,
 // `<your-token>`, `{{ secrets.X }}`, `null`): masking them only loses information.
@@ -111,39 +106,22 @@ const SECRET_SHAPES = new RegExp(
     `(://[^\\s/?#@:]{0,256}:)${NOT_A_VALUE}[^\\s/?#@]{1,256}(?=@)`,
     // A command-line `user:password` (`curl -u admin:pw`, `--user=admin:pw`): the user stays.
     `((?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \\t]{1,4}|=)[^\\s:'"/]{1,128}:)${NOT_A_VALUE}[^\\s'"]{1,256}`,
-    `(https://hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]{8,512}`,
-    ...(
-      [
-        ['A', '(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}'],
-        ['g', 'h[pousr]_[A-Za-z0-9]{30,255}'],
-        ['g', 'ithub_pat_[A-Za-z0-9_]{22,255}'],
-        ['g', 'l(?:pat|dt|ptt|rt|cbt|ft|imt|oas|soat|agent)-[A-Za-z0-9_-]{20,255}'],
-        ['x', 'ox[abposer]-[A-Za-z0-9-]{10,255}'],
-        ['x', 'app-[0-9]-[A-Za-z0-9-]{10,255}'],
-        ['w', 'hsec_[A-Za-z0-9]{20,255}'],
-        ['A', 'Iza[A-Za-z0-9_-]{30,64}'],
-        ['p', 'ypi-[A-Za-z0-9_-]{50,512}'],
-      ] as const
-    ).map((token) => afterFirst(token, AFTER_SEPARATOR)),
-    // Prefixes a word can end in (`task-force`, `desk_test_…`, `self_hf_…`) keep the full boundary,
-    // as does the JWT, whose three unbounded-looking runs it keeps linear.
-    ...(
-      [
-        ['s', 'k-[A-Za-z0-9_-]{20,512}'],
-        ['[sr]', 'k_(?:live|test)_[A-Za-z0-9]{10,255}'],
-        ['h', 'f_[A-Za-z0-9]{30,64}'],
-        ['n', 'pm_[A-Za-z0-9]{30,64}'],
-        ['e', 'yJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,4096}\\.[A-Za-z0-9_-]{8,4096}'],
-      ] as const
-    ).map((token) => afterFirst(token, BOUNDARY)),
+    // Incoming webhooks: the URL is the credential. The host stays, the path goes.
+    `(https://(?:hooks\\.slack\\.com/(?:services|workflows|triggers)/|[A-Za-z0-9-]{1,63}\\.webhook\\.office\\.com/webhookb2/))[A-Za-z0-9@/_-]{8,512}`,
+    ...VENDOR_TOKEN_BRANCHES,
+    // A GitLab session cookie and a NuGet.Config password: the name stays, the value goes. One
+    // alternative: each top-level one is tried at every position its first unit allows.
+    '(?:(_gitlab_session=)[0-9a-z]{32}|' +
+      `(<add key="(?:[Cc]lear[Tt]ext)?[Pp]assword"[ \\t]{0,16}value=")${NOT_A_VALUE}[^"\\r\\n]{1,1024})`,
   ].join('|'),
   'g',
 );
 
 // A literal every branch above holds: a keyword's stem (any case), the bearer/basic word's tail,
-// `://` (userinfo, Slack hooks), `-u` (also in `--user`) or a vendor prefix. A text with none
-// holds no shape, and these alternations of short literals are scanned faster than the shapes.
-// A new branch must add its literal here. Two scans, not one: with the `i` flag the keywords
+// `://` (userinfo, webhooks), `-u` (also in `--user`) or a vendor prefix (`VENDOR_ANCHOR`, kept
+// beside the vendor shapes). A text with none holds no shape, and these alternations of short
+// literals are scanned faster than the shapes. A new branch must add its literal here; the
+// sparse tokens (`vendor-token-shapes.ts`) are a second scan with a screen of their own. Two scans, not one: with the `i` flag the keywords
 // are read three to four times faster than spelled as `[pP][aA]…` classes, and the vendor
 // prefixes must stay case-sensitive (`AKIA`, not `akia`) to rule out as much text as before.
 // Together they read a text with neither in half to two thirds of the time of the one
@@ -168,24 +146,6 @@ const KEYWORD_ANCHOR = new RegExp(
   ].join('|'),
   'i',
 );
-const VENDOR_ANCHOR = new RegExp(
-  [
-    'AKIA|ASIA|ABIA|ACCA',
-    'gh[pousr]_',
-    'github_pat_',
-    'gl(?:pat|dt|ptt|rt|cbt|ft|imt|oas|soat|agent)-',
-    'xox[abposer]-',
-    'xapp-',
-    'whsec_',
-    'AIza',
-    'pypi-',
-    'sk-',
-    '[sr]k_',
-    'hf_',
-    'npm_',
-    'eyJ',
-  ].join('|'),
-);
 
 function holdsAnchor(text: string): boolean {
   return KEYWORD_ANCHOR.test(text) || VENDOR_ANCHOR.test(text);
@@ -195,4 +155,4 @@ function holdsAnchor(text: string): boolean {
 const ANY_SECRET_SHAPE = new RegExp(SECRET_SHAPES.source);
 
 // The kept context of whichever branch matched (unmatched groups are empty), then the marker.
-const REPLACEMENT = `$1$2$3$5$6$7$8${REDACTED}`; // $4 is the bearer letter run, never kept
+const REPLACEMENT = `$1$2$3$5$6$7$8$9$10${REDACTED}`; // $4 is the bearer letter run, never kept

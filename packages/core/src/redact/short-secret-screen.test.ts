@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mayHoldShortSecret } from './short-secret-screen.js';
 
-const SHORT_SECRET = /[\s:=]|[\w.-]{15}/;
+const SHORT_SECRET = /[\s:=]|[\w.~-]{15}/;
 // Every UTF-16 unit, so each unit `\s` matches is met by the screens.
 const EVERY_UNIT = Array.from({ length: 0x10000 }, (_unused, unit) => String.fromCharCode(unit));
 const unit = fc.oneof(
-  fc.constantFrom(' ', 'a', '-', '.', '_', '=', ':', '\n', '\t', '\u00a0', '\u2028', '\ufeff'),
+  fc.constantFrom(' ', 'a', '-', '.', '_', '~', '=', ':', '\n', '\t', '\u00a0', '\u2028', '\ufeff'),
   fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
 );
 const text = fc.array(unit, { maxLength: 40 }).map((units) => units.join(''));
