@@ -1,5 +1,6 @@
 import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, readFileTool, type ToolDispatchContext } from '@toolhost/core';
@@ -183,9 +184,16 @@ const BY_NAME: readonly string[] = [
   'id_ed25519_sk',
 ];
 
-const TEST_HOMES = fileURLToPath(
+// Where the full tier's sandbox shows the host read-only: not under a directory it replaces with
+// its own (/tmp, /var/tmp, /run). The checkout's ignored cache, unless the checkout itself lies
+// under one of those (a CI clone in /tmp): then the user's own cache directory.
+const HIDDEN_IN_SANDBOX = ['/tmp', '/var/tmp', '/run', '/dev', '/proc', '/sys'];
+const CHECKOUT_HOMES = fileURLToPath(
   new URL('../../../../node_modules/.cache/toolhost-test-homes/', import.meta.url),
 );
+const TEST_HOMES = HIDDEN_IN_SANDBOX.some((hidden) => CHECKOUT_HOMES.startsWith(`${hidden}/`))
+  ? path.join(homedir(), '.cache', 'toolhost-test-homes')
+  : CHECKOUT_HOMES;
 
 const HOME_PLANTS: readonly (Plant & { readonly cli: string })[] = IN_HOME.flatMap(([cli, files]) =>
   files.map((file, index) => ({ cli, file, secret: `home-secret-${cli}-${index}-${process.pid}` })),
