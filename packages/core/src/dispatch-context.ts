@@ -82,15 +82,17 @@ export type ToolApprovalDecision =
       /** A secret-free, display-safe label. */
       readonly reason?: string;
       /**
-       * Who refused when no person was asked: `unasked` (a mode, or a surface with no human to
-       * ask) reports as `no_approval_hook`, `scope_escape` (a target the jail would refuse) as that
-       * policy denial. Absent: a person said no (`user_rejected`). It only labels a refusal.
+       * Who refused when no person did: `unasked` (a mode, or a surface with no human to ask)
+       * reports as `no_approval_hook`, `timeout` (nobody answered in time) as `approval_timeout`,
+       * `withdrawn` (the caller left or the surface closed while it waited) as
+       * `approval_withdrawn`, `scope_escape` (a target the jail would refuse) as that policy
+       * denial. Absent: a person said no (`user_rejected`). It only labels a refusal.
        */
       readonly refusal?: ToolApprovalRefusal;
     };
 
 /** How a hook labels a refusal no person made (see `ToolApprovalDecision`). */
-export type ToolApprovalRefusal = 'unasked' | 'scope_escape';
+export type ToolApprovalRefusal = 'unasked' | 'timeout' | 'withdrawn' | 'scope_escape';
 
 /** The host-injected consent hook; an abort while prompting routes to the cancel path. */
 export type ConfirmActionHook = (

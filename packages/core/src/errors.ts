@@ -55,8 +55,25 @@ export type ToolPolicyDenyReason =
   /** A `secretArgKeys` entry names no parameter of the tool (or its parameters are unknowable). */
   | 'unknown_secret_arg_key';
 
-/** Why an interactive approval denied a governed call. */
-export type ToolDeniedByUserReason = 'user_rejected' | 'no_approval_hook' | 'approval_error';
+/**
+ * Why an interactive approval denied a governed call. Only `user_rejected` is a person's "no";
+ * `no_approval_hook` (nobody could be asked), `approval_timeout` (nobody answered in time) and
+ * `approval_withdrawn` (the caller left, or the surface closed, while it waited) are refusals
+ * nobody decided — `NOBODY_DECIDED_REASONS`; `approval_error` means consent could not be read.
+ */
+export type ToolDeniedByUserReason =
+  | 'user_rejected'
+  | 'no_approval_hook'
+  | 'approval_timeout'
+  | 'approval_withdrawn'
+  | 'approval_error';
+
+/** The refusals no person made: one vocabulary for every surface that asks. */
+export const NOBODY_DECIDED_REASONS: readonly ToolDeniedByUserReason[] = Object.freeze([
+  'no_approval_hook',
+  'approval_timeout',
+  'approval_withdrawn',
+]);
 
 /** The call named no registered tool (exact match only). */
 export class UnknownToolError extends ToolDispatchError {
@@ -115,6 +132,8 @@ export class ToolDeniedByUserError extends ToolDispatchError {
   override readonly toolId: ToolId;
   /** The approver's display-safe label, kept off the message. */
   readonly userReason?: string;
+  /** True when no person made this refusal (see `NOBODY_DECIDED_REASONS`). */
+  readonly nobodyDecided: boolean;
 
   constructor(
     toolId: ToolId,
@@ -123,6 +142,7 @@ export class ToolDeniedByUserError extends ToolDispatchError {
   ) {
     super(`tool ${toolId} denied by approval: ${reason}`, toolId, options.cause);
     this.toolId = toolId;
+    this.nobodyDecided = NOBODY_DECIDED_REASONS.includes(reason);
     if (options.userReason !== undefined) this.userReason = options.userReason;
   }
 }

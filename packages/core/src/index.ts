@@ -60,6 +60,7 @@ export type {
 export {
   classifyToolError,
   compareCodeUnits,
+  NOBODY_DECIDED_REASONS,
   ToolArgsInvalidError,
   ToolCancelledError,
   ToolDeniedByUserError,

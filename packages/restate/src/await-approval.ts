@@ -25,7 +25,7 @@ export interface ApprovalSubject {
 /**
  * Waits durably for a person's decision: an awakeable, a journaled notice carrying its id, then
  * the awakeable raced against a durable timer. The invocation suspends meanwhile — a wait of
- * days holds no worker — and a timeout is a rejection. A cancellation rejects the wait with
+ * days holds no worker — and a timeout is a refusal nobody made (`approval_timeout`). A cancellation rejects the wait with
  * Restate's `CancelledError`, which the caller turns into the tool's `cancelled`.
  */
 export async function awaitApproval(
@@ -53,7 +53,8 @@ export async function awaitApproval(
     return toApprovalDecision(await promise.orTimeout(timeoutMs));
   } catch (error) {
     if (error instanceof restate.TimeoutError) {
-      return { outcome: 'reject', reason: 'approval_timeout' };
+      // Nobody answered: the run reports `approval_timeout`, never a person's `user_rejected`.
+      return { outcome: 'reject', reason: 'approval_timeout', refusal: 'timeout' };
     }
     throw error;
   }

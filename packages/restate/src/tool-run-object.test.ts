@@ -75,7 +75,7 @@ describe('createToolRunObject on a real Restate server', { timeout: 120_000 }, (
     expect(await fleet.readWorkspace('effects.log')).toBe('B\n');
   });
 
-  it('rejects a call whose approval timed out; nothing runs', async () => {
+  it('rejects a call whose approval timed out as a refusal nobody made; nothing runs', async () => {
     fleet = await startFleet();
     await fleet.startWorker({ approvals: true, approvalTimeoutMs: 300 });
     const run = await fleet.startRun('run-timeout', [[write('a', 'A')]]);
@@ -83,7 +83,8 @@ describe('createToolRunObject on a real Restate server', { timeout: 120_000 }, (
     const outcome = await fleet.outcome(run);
 
     expect(outcome).toMatchObject({ ok: false });
-    expect(JSON.stringify(outcome.body)).toContain('denied by approval: user_rejected');
+    expect(JSON.stringify(outcome.body)).toContain('denied by approval: approval_timeout');
+    expect(JSON.stringify(outcome.body)).not.toContain('user_rejected');
     expect(await fleet.readWorkspace('effects.log')).toBe('');
   });
 

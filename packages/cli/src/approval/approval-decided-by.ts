@@ -1,6 +1,6 @@
 /** Who settled one approval: the audit log's and the page's `by`. */
 export type ApprovalDecider =
-  'page' | 'elicitation' | 'timeout' | 'cancelled' | 'policy' | 'terminal';
+  'page' | 'elicitation' | 'timeout' | 'withdrawn' | 'cancelled' | 'policy' | 'terminal';
 
 // Core's decision type carries no `by` (core stays surface-free): the CLI notes it beside the
 // decision object instead, and whoever reads a decision back looks it up here.

@@ -29,8 +29,9 @@ export interface ServeConfirmOptions {
 export interface ServeConfirm {
   /**
    * Labels the refusals it makes without a person (`refusal`): a write the jail would refuse
-   * anyway is `scope_escape`, a refusal nobody was asked for `no_approval_hook` — in the error
-   * the client gets and in the audit log alike.
+   * anyway is `scope_escape`, a refusal nobody was asked for `no_approval_hook`, one nobody
+   * answered `approval_timeout` / `approval_withdrawn` — in the error the client gets and in the
+   * audit log alike.
    */
   readonly confirm: ConfirmActionHook;
 }
@@ -44,7 +45,8 @@ const NO_ELICITATION = 'the MCP client does not support elicitation';
  * - `ask` asks the client's human through elicitation (or the control tower's page), and refuses
  *   when nobody can be asked;
  * - `accept-edits` and `auto` are the CLI's own hook, with elicitation or the page as the human;
- * - an approval nobody answered (the page's timeout, the tower closing) is refused unasked.
+ * - an approval nobody answered is refused as nobody's decision: the page's timeout as
+ *   `approval_timeout`, a caller that left or the tower closing as `approval_withdrawn`.
  */
 export function createServeConfirm(options: ServeConfirmOptions): ServeConfirm {
   const { mode, prompter, paths } = options;
@@ -63,12 +65,11 @@ export function createServeConfirm(options: ServeConfirmOptions): ServeConfirm {
     try {
       decision = await gate(request, signal);
     } catch (error) {
-      // No person answered: the policy's refusal (`no_approval_hook`), never a human's "no".
+      // No person answered: a refusal nobody made (`approval_timeout`, `approval_withdrawn`),
+      // never a human's "no".
       if (!(error instanceof ApprovalUnansweredError)) throw error;
-      return markDecidedBy(
-        { outcome: 'reject', reason: error.message, refusal: 'unasked' },
-        error.reason === 'timeout' ? 'timeout' : 'cancelled',
-      );
+      const refusal = error.reason === 'timeout' ? 'timeout' : 'withdrawn';
+      return markDecidedBy({ outcome: 'reject', reason: error.message, refusal }, refusal);
     }
     if (decision.outcome === 'reject' && unasked) return { ...decision, refusal: 'unasked' };
     return decision;

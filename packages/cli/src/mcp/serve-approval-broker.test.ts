@@ -125,7 +125,7 @@ describe('serve with the control tower (approvalBroker)', () => {
     await expect(readFile(path.join(root, 'notes.txt'))).rejects.toThrow();
   });
 
-  it('denies on timeout as nobody having answered (no_approval_hook), saying it timed out', async () => {
+  it('denies on timeout as nobody having decided (approval_timeout), saying it timed out', async () => {
     const broker = new ApprovalBroker({ timeoutMs: 150 });
     const changes = record(broker);
     const { client } = await serve('ask', broker);
@@ -133,7 +133,7 @@ describe('serve with the control tower (approvalBroker)', () => {
     const result = await write(client, 'notes.txt', 'x');
 
     expect(result.isError).toBe(true);
-    expect(errorMeta(result)).toMatchObject({ reason: 'no_approval_hook' });
+    expect(errorMeta(result)).toMatchObject({ reason: 'approval_timeout' });
     expect(textOf(result)).toContain(
       'timed out waiting for approval from the toolhost control tower',
     );
@@ -192,7 +192,7 @@ describe('serve with the control tower (approvalBroker)', () => {
     expect(broker.decide(pending.id, { choice: 'once' })).toBe(false);
   });
 
-  it('denies a waiting call when the tower closes, as no person answering', async () => {
+  it('denies a waiting call when the tower closes, as withdrawn (no person answered)', async () => {
     const broker = new ApprovalBroker({ timeoutMs: 60_000 });
     const { client } = await serve('ask', broker);
 
@@ -201,7 +201,7 @@ describe('serve with the control tower (approvalBroker)', () => {
     broker.close();
     const result = await call;
 
-    expect(errorMeta(result)).toMatchObject({ reason: 'no_approval_hook' });
+    expect(errorMeta(result)).toMatchObject({ reason: 'approval_withdrawn' });
     expect(textOf(result)).toContain('control tower closed');
   });
 

@@ -309,6 +309,34 @@ describe('ApprovalBroker', () => {
     await expect(ask).resolves.toEqual({ choice: 'once', by: 'page' });
   });
 
+  it('withdraws only the pending approvals of a session whose client left', async () => {
+    const broker = new ApprovalBroker({ timeoutMs: 60_000 });
+    const changes = record(broker);
+    const elicitation = manualElicitation();
+    const gone = broker
+      .prompterFor('gone', elicitation.prompter)
+      .ask(PROMPT)
+      .catch((error: unknown) => error);
+    const stays = broker.prompterFor('stays').ask(PROMPT);
+    await Promise.resolve();
+    const goneId = broker.pending().find((entry) => entry.sessionId === 'gone')?.id ?? '';
+
+    expect(broker.withdrawSession('gone')).toBe(1);
+
+    const error = await gone;
+    expect(error).toBeInstanceOf(ApprovalUnansweredError);
+    expect(error).toMatchObject({ reason: 'withdrawn' });
+    expect(elicitation.seen.signal?.aborted).toBe(true);
+    expect(changes.at(-1)).toMatchObject({ id: goneId, by: 'withdrawn', outcome: 'denied' });
+    // A late click on the withdrawn card settles nothing; the other session still waits.
+    expect(broker.decide(goneId, { choice: 'once' })).toBe(false);
+    expect(broker.pending().map((entry) => entry.sessionId)).toEqual(['stays']);
+    expect(broker.withdrawSession('gone')).toBe(0);
+    const staysId = broker.pending()[0]?.id ?? '';
+    expect(broker.decide(staysId, { choice: 'once' })).toBe(true);
+    await expect(stays).resolves.toMatchObject({ choice: 'once' });
+  });
+
   it('denies everything pending on close, and every later ask at once', async () => {
     const broker = new ApprovalBroker({ timeoutMs: 60_000 });
     const changes = record(broker);
@@ -329,8 +357,8 @@ describe('ApprovalBroker', () => {
     }
     expect(elicitation.seen.signal?.aborted).toBe(true);
     expect(changes.filter((change) => change.kind === 'settled')).toEqual([
-      expect.objectContaining({ sessionId: 'a', by: 'cancelled', outcome: 'denied' }),
-      expect.objectContaining({ sessionId: 'b', by: 'cancelled', outcome: 'denied' }),
+      expect.objectContaining({ sessionId: 'a', by: 'withdrawn', outcome: 'denied' }),
+      expect.objectContaining({ sessionId: 'b', by: 'withdrawn', outcome: 'denied' }),
     ]);
     const later = broker.prompterFor('a').ask(PROMPT);
     await expect(later).rejects.toMatchObject({ reason: 'closed' });

@@ -37,7 +37,7 @@ export type ApprovalChange =
       readonly kind: 'settled';
       readonly id: string;
       readonly sessionId: string;
-      readonly by: 'page' | 'elicitation' | 'timeout' | 'cancelled';
+      readonly by: 'page' | 'elicitation' | 'timeout' | 'withdrawn' | 'cancelled';
       readonly outcome: 'approved' | 'denied';
     };
 
@@ -48,21 +48,23 @@ export interface ApprovalBrokerOptions {
 }
 
 /**
- * The refusal of an approval no person gave: it timed out, or the control tower closed. Thrown
- * by the broker's prompter (not an answer) so serve labels it `no_approval_hook`, never
- * `user_rejected`.
+ * The refusal of an approval no person gave: it timed out, its caller left (`withdrawn`), or the
+ * control tower closed. Thrown by the broker's prompter (not an answer) so serve reports it as
+ * `approval_timeout` / `approval_withdrawn`, never `user_rejected`.
  */
 export class ApprovalUnansweredError extends Error {
   readonly code = 'approval_unanswered';
   override readonly name = 'ApprovalUnansweredError';
-  constructor(readonly reason: 'timeout' | 'closed') {
-    super(
-      reason === 'timeout'
-        ? 'timed out waiting for approval from the toolhost control tower'
-        : 'the toolhost control tower closed before the approval was answered',
-    );
+  constructor(readonly reason: 'timeout' | 'withdrawn' | 'closed') {
+    super(UNANSWERED_MESSAGES[reason]);
   }
 }
+
+const UNANSWERED_MESSAGES = {
+  timeout: 'timed out waiting for approval from the toolhost control tower',
+  withdrawn: 'the client left before the approval was answered',
+  closed: 'the toolhost control tower closed before the approval was answered',
+} as const;
 
 /** The longest deny reason the page may send on to the client's model. */
 export const MAX_DENY_REASON_CHARS = 500;
@@ -76,6 +78,7 @@ type Settle = (settlement: Settlement) => void;
 type Settlement =
   | { readonly by: 'page' | 'elicitation'; readonly answer: ApprovalAnswer }
   | { readonly by: 'timeout' }
+  | { readonly by: 'withdrawn' }
   | { readonly by: 'closed' }
   | { readonly by: 'cancelled'; readonly reason: unknown };
 
@@ -141,6 +144,21 @@ export class ApprovalBroker {
     };
   }
 
+  /**
+   * Withdraws every approval `sessionId` has pending: its client left (the session closed, or
+   * its connection dropped). Each call reports `approval_withdrawn`; a late page click finds
+   * nothing. Returns how many were withdrawn.
+   */
+  withdrawSession(sessionId: string): number {
+    let withdrawn = 0;
+    for (const entry of [...this.#entries.values()]) {
+      if (entry.approval.sessionId !== sessionId) continue;
+      entry.settle({ by: 'withdrawn' });
+      withdrawn += 1;
+    }
+    return withdrawn;
+  }
+
   /** Denies everything still pending (server shutting down); later asks are denied at once. */
   close(): void {
     this.#closed = true;
@@ -183,7 +201,7 @@ export class ApprovalBroker {
           kind: 'settled',
           id: approval.id,
           sessionId,
-          by: settlement.by === 'closed' ? 'cancelled' : settlement.by,
+          by: settlement.by === 'closed' ? 'withdrawn' : settlement.by,
           outcome:
             'answer' in settlement && settlement.answer.choice !== 'no' ? 'approved' : 'denied',
         });
@@ -197,6 +215,7 @@ export class ApprovalBroker {
             reject(settlement.reason);
             return;
           case 'timeout':
+          case 'withdrawn':
           case 'closed':
             reject(new ApprovalUnansweredError(settlement.by));
             return;

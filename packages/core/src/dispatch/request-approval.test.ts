@@ -93,9 +93,21 @@ describe('requestApproval', () => {
       ToolDeniedByUserError,
       { code: 'tool_denied', reason: 'no_approval_hook', userReason: 'no human' },
     ],
+    [
+      'timeout',
+      ToolDeniedByUserError,
+      { reason: 'approval_timeout', nobodyDecided: true, userReason: 'no human' },
+    ],
+    [
+      'withdrawn',
+      ToolDeniedByUserError,
+      { reason: 'approval_withdrawn', nobodyDecided: true, userReason: 'no human' },
+    ],
     ['scope_escape', ToolPolicyError, { code: 'tool_denied', reason: 'scope_escape' }],
-    // A label this version does not know still refuses, as a person's refusal.
-    ['someday', ToolDeniedByUserError, { reason: 'user_rejected' }],
+    // A label this version does not know still refuses, but never as a person's refusal: the
+    // hook said no person made it, and what it meant cannot be read.
+    ['someday', ToolDeniedByUserError, { reason: 'approval_error', nobodyDecided: false }],
+    ['constructor', ToolDeniedByUserError, { reason: 'approval_error' }],
   ] as const)(
     'labels a refusal the hook says no person made (%s)',
     async (refusal, type, fields) => {

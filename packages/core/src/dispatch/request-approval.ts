@@ -4,7 +4,12 @@ import type {
   ToolApprovalContext,
   ToolApprovalDecision,
 } from '../dispatch-context.js';
-import { ToolCancelledError, ToolDeniedByUserError, ToolPolicyError } from '../errors.js';
+import {
+  ToolCancelledError,
+  ToolDeniedByUserError,
+  ToolPolicyError,
+  type ToolDeniedByUserReason,
+} from '../errors.js';
 import type { ToolId } from '../tool-def.js';
 import { raceAbort, throwIfAborted } from './abort.js';
 import type { ActionPreviews } from './action-preview.js';
@@ -52,12 +57,20 @@ export async function requestApproval(input: ApprovalInput): Promise<void> {
     const { reason, refusal } = decision;
     if (refusal === 'scope_escape') throw new ToolPolicyError(toolId, 'scope_escape');
     // A refusal no person made is the policy's: the audit log and the client must not read it
-    // as a human's "no". Any other label is a person's refusal — it still refuses.
+    // as a human's "no". No label is a person's refusal; a label we do not know is unreadable.
+    const denied = refusal === undefined ? 'user_rejected' : NOBODY_DECIDED.get(refusal);
     throw new ToolDeniedByUserError(
       toolId,
-      refusal === 'unasked' ? 'no_approval_hook' : 'user_rejected',
-      typeof reason === 'string' ? { userReason: reason } : {},
+      denied ?? 'approval_error',
+      typeof reason === 'string' && denied !== undefined ? { userReason: reason } : {},
     );
   }
   throw new ToolDeniedByUserError(toolId, 'approval_error');
 }
+
+// A Map, so a refusal label named `constructor` or `__proto__` maps to nothing.
+const NOBODY_DECIDED = new Map<string, ToolDeniedByUserReason>([
+  ['unasked', 'no_approval_hook'],
+  ['timeout', 'approval_timeout'],
+  ['withdrawn', 'approval_withdrawn'],
+]);

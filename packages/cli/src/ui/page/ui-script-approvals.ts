@@ -112,7 +112,7 @@ export const UI_SCRIPT_APPROVALS = `
           return;
         }
         status.textContent =
-          response.status === 404 ? 'Already answered or timed out.' : 'Refused (' + response.status + ').';
+          response.status === 404 ? 'Already answered, timed out or withdrawn: nothing was approved.' : 'Refused (' + response.status + ').';
       })
       .catch(function () {
         status.textContent = 'Could not reach toolhost.';
@@ -141,7 +141,18 @@ export const UI_SCRIPT_APPROVALS = `
     }
     var entry = pending.get(change.id);
     var tool = entry ? entry.item.querySelector('.approval-tool').textContent : 'a call';
-    removePending(change.id, 'The approval of ' + tool + ' was ' + change.outcome + ' (' + change.by + ').');
+    removePending(change.id, settledText(tool, change));
+  }
+
+  // A refusal nobody made is never shown as a denial someone gave.
+  function settledText(tool, change) {
+    if (change.by === 'timeout') {
+      return 'The approval of ' + tool + ' timed out: nobody decided, the call was refused.';
+    }
+    if (change.by === 'withdrawn') {
+      return 'The approval of ' + tool + ' was withdrawn: its client left before anyone decided.';
+    }
+    return 'The approval of ' + tool + ' was ' + change.outcome + ' (' + change.by + ').';
   }
 
 `;
