@@ -24,6 +24,7 @@ export type {
   FsReadRequest,
   FsSearchRequest,
   FsWriteRequest,
+  HostPreflightRequest,
   McpCallInput,
   McpCapability,
   MediaInfo,

@@ -19,8 +19,9 @@ export interface ToolRegistry {
   /** Runs one call through every guard; resolves only when the host call succeeded. */
   dispatch(call: ToolCall, ctx: ToolDispatchContext): Promise<ToolDispatchOutcome>;
   /**
-   * Dispatch's checks before consent (steps 1–5), synchronously, touching no host, guard,
-   * approval or `beforeDispatch`: throws the typed error dispatch would, else returns the
+   * Dispatch's checks before consent (steps 1–5) and the host's own judgement of the target
+   * (`ToolHost.preflight`), synchronously, running no arm, guard, approval or `beforeDispatch`:
+   * throws the typed error dispatch would, else returns the
    * governed class and the scrubbed preview `confirm` would get. An SDK asks its human after this.
    */
   preflight(call: ToolCall, ctx: ToolDispatchContext): ToolPreflight;
@@ -45,7 +46,7 @@ export function createToolRegistry({ tools, host }: ToolRegistryOptions): ToolRe
   const ids = Object.freeze([...registered.keys()].sort(compareCodeUnits));
   return Object.freeze({
     dispatch: (call: ToolCall, ctx: ToolDispatchContext) => dispatch(state, call, ctx),
-    preflight: (call: ToolCall, ctx: ToolDispatchContext) => preflight(registered, call, ctx),
+    preflight: (call: ToolCall, ctx: ToolDispatchContext) => preflight(registered, host, call, ctx),
     get: (id: string) => (typeof id === 'string' ? registered.get(id)?.def : undefined),
     list: () => ids,
   });

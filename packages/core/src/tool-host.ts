@@ -1,6 +1,7 @@
 import type { AbortSignalLike } from './abort-signal-like.js';
-import type { ToolResultLimits } from './dispatch-context.js';
+import type { ToolActionClass, ToolResultLimits } from './dispatch-context.js';
 import type { FsCapability } from './fs-capability.js';
+import type { PolicyTarget, ToolId } from './tool-def.js';
 
 /**
  * The capability seam: the engine's only path to a side effect. Every arm is optional; a tool
@@ -28,6 +29,23 @@ export interface ToolHost {
    * a copy of the host with an arm replaced gets a view of that copy.
    */
   readonly forCall?: (this: ToolHost | void) => ToolHost;
+  /**
+   * The host's own refusals that need no person, judged before anyone is asked (a write on the
+   * host floor, out of its scope tier, through a symlink out of it): throws the `ToolPolicyError`
+   * its arm would throw for this target, and nothing else. It changes nothing and reads only what
+   * resolving the path needs. `dispatch` and `registry.preflight` call it for every governed
+   * call after the engine's own checks, so a call the host will refuse is never put to the guard
+   * or a human; the arm still judges again when the effect runs. Absent: the arm decides alone.
+   */
+  readonly preflight?: (request: HostPreflightRequest) => void;
+}
+
+/** What `ToolHost.preflight` is asked about one governed call. */
+export interface HostPreflightRequest {
+  readonly toolId: ToolId;
+  readonly action: ToolActionClass;
+  /** The validated call's target (frozen): the same value the guard, approval and arm see. */
+  readonly target: PolicyTarget;
 }
 
 /** Trusted, execution-only lifetime authority a runner may pass to host calls. */

@@ -2,6 +2,7 @@ import type { AnyToolDef, ToolHost } from '@toolhost/core';
 import { createFsArm } from './fs/create-fs-arm.js';
 import { createJail } from './fs/jail.js';
 import type { Jail } from './fs/jail.js';
+import { createHostPreflight } from './host-preflight.js';
 import { resolveHostOptions } from './host-options.js';
 import { createMcpArmLazily } from './mcp/create-mcp-arm-lazily.js';
 import type { McpArmReport } from './mcp/create-mcp-arm.js';
@@ -95,6 +96,7 @@ export async function createNodeToolHost(
     };
     const host: ToolHost = {
       fs: createFsArm(parts.jail, parts.media, resolved.readOnly),
+      preflight: createHostPreflight(parts.jail),
       outputStore,
       media,
       // Each arm's code loads only when its options are given: a host that reads files never

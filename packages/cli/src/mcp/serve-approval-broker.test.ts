@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -203,6 +203,33 @@ describe('serve with the control tower (approvalBroker)', () => {
 
     expect(errorMeta(result)).toMatchObject({ reason: 'approval_withdrawn' });
     expect(textOf(result)).toContain('control tower closed');
+  });
+
+  it('refuses a write to a floor-protected path before anyone is asked (decide before asking)', async () => {
+    const broker = new ApprovalBroker({ timeoutMs: 60_000 });
+    const changes = record(broker);
+    let elicited = 0;
+    await mkdir(path.join(root, '.git', 'hooks'), { recursive: true });
+    await symlink('.git', path.join(root, 'alias'));
+    const { client } = await serve('ask', broker, async () => {
+      elicited += 1;
+      return { action: 'accept', content: { decision: 'once' } };
+    });
+
+    for (const file of ['.git/hooks/pre-commit', 'alias/hooks/pre-push', '../escape.txt']) {
+      const result = await write(client, file, '#!/bin/sh\necho owned\n');
+      expect(result.isError).toBe(true);
+      expect(errorMeta(result)).toMatchObject({
+        code: 'tool_denied',
+        reason: file === '../escape.txt' ? 'scope_escape' : 'protected_path',
+      });
+    }
+
+    // Nobody was asked: no card on the page, no elicitation, nothing written.
+    expect(changes).toEqual([]);
+    expect(elicited).toBe(0);
+    await expect(readFile(path.join(root, '.git', 'hooks', 'pre-commit'))).rejects.toThrow();
+    await expect(readFile(path.join(root, '.git', 'hooks', 'pre-push'))).rejects.toThrow();
   });
 
   describe('when the client can elicit', () => {

@@ -24,7 +24,7 @@ export async function dispatch(
   ctx: ToolDispatchContext,
 ): Promise<ToolDispatchOutcome> {
   // Steps 1–5 are `preflight`'s, run by the same code: nothing after them may refuse less.
-  const screened = screenCall(tools, call, ctx);
+  const screened = screenCall(tools, host, call, ctx);
   const { tool, args, target, action, readOnly } = screened;
   const { def } = tool;
   const guarded = action === undefined ? undefined : await gateGoverned(screened, ctx);

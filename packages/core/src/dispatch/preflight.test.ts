@@ -127,6 +127,57 @@ describe('registry.preflight', () => {
       expect(hook).not.toHaveBeenCalled();
     }
   });
+
+  it("asks the host's own judgement of a governed target, after the engine's checks and before anyone", async () => {
+    const judged: unknown[] = [];
+    const confirm = vi.fn(async () => ({ outcome: 'approve' as const }));
+    const decide = vi.fn(async () => ({ outcome: 'allow' as const }));
+    const run = commandTool();
+    const host = {
+      preflight: (request: unknown) => {
+        judged.push(request);
+        if ((request as { target: { command?: string } }).target.command === 'rm -rf hooks') {
+          throw new ToolPolicyError('run', 'protected_path');
+        }
+      },
+    };
+    const registry = createToolRegistry({ tools: [run.tool, stubTool().tool], host });
+    const ctx = stubContext(['run', 'stub'], {
+      toolPolicy: { allowedCommands: ['ls', 'rm -rf hooks'] },
+      approval: { confirm },
+      actionGuard: { decide },
+    });
+    const refused = { id: 'c', name: 'run', args: { command: 'rm', args: ['-rf', 'hooks'] } };
+
+    expect(() => registry.preflight(refused, ctx)).toThrow(ToolPolicyError);
+    await expect(registry.dispatch(refused, ctx)).rejects.toMatchObject({
+      reason: 'protected_path',
+    });
+    // An engine refusal comes first: the host is never asked about a call the policy refused.
+    expect(() =>
+      registry.preflight({ id: 'c', name: 'run', args: { command: 'curl' } }, ctx),
+    ).toThrow(expect.objectContaining({ reason: 'command_not_allowed' }));
+    // An ungoverned call is not the host's to judge here.
+    registry.preflight({ id: 'c', name: 'stub', args: {} }, ctx);
+    registry.preflight({ id: 'c', name: 'run', args: { command: 'ls' } }, ctx);
+
+    expect(judged).toEqual([
+      {
+        toolId: 'run',
+        action: 'process',
+        target: expect.objectContaining({ command: 'rm -rf hooks' }),
+      },
+      {
+        toolId: 'run',
+        action: 'process',
+        target: expect.objectContaining({ command: 'rm -rf hooks' }),
+      },
+      { toolId: 'run', action: 'process', target: expect.objectContaining({ command: 'ls' }) },
+    ]);
+    expect(confirm).not.toHaveBeenCalled();
+    expect(decide).not.toHaveBeenCalled();
+    expect(run.calls).toEqual([]);
+  });
 });
 
 function captureThrow(work: () => unknown): unknown {

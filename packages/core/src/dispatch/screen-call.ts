@@ -1,5 +1,6 @@
 import type { ToolActionClass, ToolDispatchContext } from '../dispatch-context.js';
 import type { PolicyTarget } from '../tool-def.js';
+import type { ToolHost } from '../tool-host.js';
 import { assembleArgs } from './assemble-args.js';
 import { checkGrant } from './check-grant.js';
 import { checkInputProvenance } from './check-input-provenance.js';
@@ -30,10 +31,13 @@ export interface ScreenedCall {
 
 /**
  * Steps 1–5, synchronous and side-effect free, shared by `dispatch` and `preflight` so a call
- * the preflight passes is judged by exactly the code dispatch runs. The order is the spec's.
+ * the preflight passes is judged by exactly the code dispatch runs. The order is the spec's;
+ * the host's own judgement of a governed target closes it, so every refusal that needs no
+ * person comes before the guard and the human.
  */
 export function screenCall(
   tools: ReadonlyMap<string, RegisteredTool>,
+  host: ToolHost,
   call: ToolCall,
   ctx: ToolDispatchContext,
 ): ScreenedCall {
@@ -49,12 +53,9 @@ export function screenCall(
   enforcePolicy(def, target, ctx);
   // Decided once, here: preflight, the guard, approval and the journal all read this answer.
   const readOnly = isReadOnlyCall(def, args);
-  return {
-    tool,
-    args,
-    target,
-    action: readOnly ? undefined : governedAction(def, target),
-    readOnly,
-    secretKeys,
-  };
+  const action = readOnly ? undefined : governedAction(def, target);
+  if (action !== undefined && target !== undefined) {
+    host.preflight?.({ toolId: def.id, action, target });
+  }
+  return { tool, args, target, action, readOnly, secretKeys };
 }

@@ -10,6 +10,7 @@ import { fsFailure } from './fs-error.js';
 import { isOnReadFloor, isOnWriteFloor } from './floor.js';
 import type { FloorContext } from './floor.js';
 import { createReadFloorJudge } from './read-floor-judge.js';
+import { judgeWrite } from './judge-write.js';
 import { isInside, resolveRequestedPath, segmentsBelow } from './requested-path.js';
 import {
   checkKind,
@@ -81,6 +82,12 @@ export interface Jail {
    * location and the write floor judges that location; the leaf itself is never followed.
    */
   openParentForWrite(toolId: ToolId, requested: string, createDirs: boolean): Promise<WriteTarget>;
+  /**
+   * The refusals `openParentForWrite` would make for `requested`, judged without opening,
+   * creating or changing anything (`judge-write.ts`): the host's preflight, before anyone is
+   * asked. Passing it is no promise: the walk judges again.
+   */
+  judgeWrite(toolId: ToolId, requested: string): void;
   /** A real path as the model sees it: relative to the root when inside it. */
   displayName(real: string): string;
   close(): Promise<void>;
@@ -238,6 +245,17 @@ export async function createJail(options: JailOptions): Promise<Jail> {
       }
       throw new ToolPolicyError(toolId, 'symlink_refused');
     },
+
+    judgeWrite: (toolId, requested) =>
+      judgeWrite(
+        {
+          root,
+          floor,
+          containing: (id, target, refusal) => void containing(id, target, 'write', refusal),
+        },
+        toolId,
+        requested,
+      ),
 
     displayName(real) {
       if (real === root) return '.';
