@@ -94,16 +94,17 @@ export async function createNodeToolHost(
       egressConnections,
       onClose,
     };
-    const host: ToolHost = {
+    const egress =
+      resolved.egress === undefined
+        ? {}
+        : (await import('./egress/create-host-egress-arm.js')).createHostEgressArm(parts);
+    const arms: ToolHost = {
       fs: createFsArm(parts.jail, parts.media, resolved.readOnly),
-      preflight: createHostPreflight(parts.jail),
       outputStore,
       media,
       // Each arm's code loads only when its options are given: a host that reads files never
       // pays for the HTTP client, the sandbox or the OS helpers (`toolhost call` start-up).
-      ...(resolved.egress === undefined
-        ? {}
-        : (await import('./egress/create-host-egress-arm.js')).createHostEgressArm(parts)),
+      ...egress,
       ...(resolved.process === undefined
         ? {}
         : (await import('./process/create-host-process-arm.js')).createHostProcessArm(parts)),
@@ -111,6 +112,13 @@ export async function createNodeToolHost(
         ? {}
         : (await import('./os/create-host-os-arm.js')).createHostOsArm(parts)),
       // One line per arm, each built from `parts`, e.g. `process: createProcessArm(parts),`
+    };
+    const host: ToolHost = {
+      ...arms,
+      preflight: createHostPreflight({
+        jail,
+        ...(egress.egress === undefined ? {} : { judgeUrl: egress.egress.judgeUrl }),
+      }),
     };
     // Last, because it spawns servers.
     const mcp =

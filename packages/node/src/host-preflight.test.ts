@@ -3,8 +3,9 @@ import path from 'node:path';
 import {
   createToolRegistry,
   ToolPolicyError,
-  writeFileTool,
+  httpRequestTool,
   moveFileTool,
+  writeFileTool,
   type ToolApprovalRequest,
   type ToolDispatchContext,
 } from '@toolhost/core';
@@ -186,5 +187,46 @@ describe('the Node host preflight (decide before asking)', () => {
     );
     expect(asked.map((request) => request.preview.path)).toEqual(['ok.txt']);
     expect(guarded).toEqual(['write_file']);
+  });
+
+  it('refuses an HTTP request the SSRF floor refuses before anyone is asked, without a lookup', async () => {
+    box = await createSandbox({ egress: {} });
+    const registry = createToolRegistry({ tools: [httpRequestTool], host: box.host });
+    const asked: string[] = [];
+    const ctx: ToolDispatchContext = {
+      nodeId: 'n',
+      grantedToolIds: new Set(['http_request']),
+      config: {},
+      // The operator allowed these hosts; the host's floor refuses them all the same.
+      toolPolicy: {
+        allowedDomains: ['169.254.169.254', 'localhost', '127.0.0.1', '[::1]', 'example.com'],
+      },
+      fsScope: 'sandboxed',
+      gateApproved: false,
+      approval: {
+        confirm: async (request) => {
+          asked.push(request.preview.host ?? '');
+          return { outcome: 'reject' };
+        },
+      },
+    };
+    const get = (url: string) =>
+      registry.dispatch({ id: url, name: 'http_request', args: { url, method: 'GET' } }, ctx);
+
+    for (const url of [
+      'https://169.254.169.254/latest/meta-data/',
+      'https://localhost/',
+      'https://127.0.0.1:8443/',
+      'https://[::1]/',
+    ]) {
+      await expect(get(url)).rejects.toMatchObject({
+        name: 'ToolPolicyError',
+        reason: 'ssrf_blocked',
+      });
+    }
+    expect(asked).toEqual([]);
+    // A public name is judged by its lookup, later: it is put to the person as before.
+    await expect(get('https://example.com/')).rejects.toMatchObject({ reason: 'user_rejected' });
+    expect(asked).toEqual(['example.com']);
   });
 });

@@ -4,14 +4,23 @@ import type {
   EgressRequest,
   EgressResponse,
   ToolHostCallOptions,
+  ToolId,
 } from '@toolhost/core';
 
+import { checkEgressUrl } from './check-egress-url.js';
 import { egressFetch } from './egress-fetch.js';
 import { PinnedPoolCache } from './pinned-pool-cache.js';
+import { judgeDestinationName } from './resolve-destination.js';
 import { resolveEgressOptions, type EgressOptions } from './resolve-egress-options.js';
 
 /** The egress arm plus `close()`, which ends its pooled connections. */
 export interface EgressArm extends EgressCapability {
+  /**
+   * What the arm refuses of a request URL before any lookup or connection: not https, userinfo,
+   * a literal address or a name the SSRF floor blocks. The host's preflight; `fetch` judges
+   * every hop again.
+   */
+  judgeUrl(toolId: ToolId, url: string): void;
   close(): Promise<void>;
 }
 
@@ -30,6 +39,8 @@ export function createEgressArm(options: EgressOptions = {}): EgressArm {
       // The runner's retainer owns the whole operation (credential, DNS, connection, body).
       return callOptions?.retainWork === undefined ? run() : callOptions.retainWork(run);
     },
+    judgeUrl: (toolId, url) =>
+      void judgeDestinationName(checkEgressUrl(toolId, url), toolId, resolved.allowRanges),
     close: () => pools.close(),
   };
 }

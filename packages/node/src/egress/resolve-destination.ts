@@ -45,18 +45,10 @@ export async function resolveDestination(
   url: URL,
   options: ResolveDestinationOptions,
 ): Promise<ResolvedDestination> {
-  const { toolId, allowRanges } = options;
-  const hostname = normalizeHost(url.hostname);
-  if (hostname === undefined) throw new ToolPolicyError(toolId, 'insecure_url');
-  const port = url.port === '' ? 443 : Number(url.port);
-  const literal = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-  const family = isIP(literal);
-  if (family === 4 || family === 6) {
-    if (!isAllowedAddress(literal, allowRanges)) throw new ToolPolicyError(toolId, 'ssrf_blocked');
-    return { hostname, port, addresses: [{ address: literal, family }] };
-  }
-  if (isBlockedHostname(hostname)) throw new ToolPolicyError(toolId, 'ssrf_blocked');
-
+  const judged = judgeDestinationName(url, options.toolId, options.allowRanges);
+  if ('addresses' in judged) return judged;
+  const { hostname, port } = judged;
+  const { allowRanges, toolId } = options;
   const answers = await lookupAll(hostname, options);
   if (answers.length === 0) throw new ToolExecutionError(toolId, 'not_found');
   const addresses: EgressAddress[] = [];
@@ -69,6 +61,30 @@ export async function resolveDestination(
     addresses.push({ address: answer.address, family: answerFamily });
   }
   return { hostname, port, addresses };
+}
+
+/**
+ * The part of the SSRF floor a URL decides alone, synchronously: a literal address must be
+ * global unicast (or exempted), a blocked name (`localhost`, metadata names) is refused. A
+ * literal comes back as its destination; a name still needs `resolveDestination`'s lookup.
+ * The host's preflight asks this before anyone approves a call (`host-preflight.ts`).
+ */
+export function judgeDestinationName(
+  url: URL,
+  toolId: ToolId,
+  allowRanges: readonly AddressRange[],
+): ResolvedDestination | { readonly hostname: string; readonly port: number } {
+  const hostname = normalizeHost(url.hostname);
+  if (hostname === undefined) throw new ToolPolicyError(toolId, 'insecure_url');
+  const port = url.port === '' ? 443 : Number(url.port);
+  const literal = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  const family = isIP(literal);
+  if (family === 4 || family === 6) {
+    if (!isAllowedAddress(literal, allowRanges)) throw new ToolPolicyError(toolId, 'ssrf_blocked');
+    return { hostname, port, addresses: [{ address: literal, family }] };
+  }
+  if (isBlockedHostname(hostname)) throw new ToolPolicyError(toolId, 'ssrf_blocked');
+  return { hostname, port };
 }
 
 async function lookupAll(
