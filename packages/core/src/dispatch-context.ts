@@ -184,8 +184,12 @@ export interface ToolDispatchContext {
   readonly secretArgKeys?: ReadonlySet<string>;
   /** Engine delegate for `invoke_agent`; absent ⇒ `ToolUnavailableError`. */
   readonly invokeAgent?: (nodeId: string, input: unknown) => Promise<unknown>;
-  /** Absent ⇒ `DEFAULT_TOOL_RESULT_LIMITS`. */
-  readonly limits?: ToolResultLimits;
+  /**
+   * The model-facing ceilings; absent ⇒ `DEFAULT_TOOL_RESULT_LIMITS`, a partial object is merged
+   * over them. A ceiling that is not a positive safe integer refuses the call (`invalid_limits`)
+   * before anything runs.
+   */
+  readonly limits?: Partial<ToolResultLimits>;
   /**
    * Synchronous trusted admission immediately before the host call; a throw refuses, and so
    * does a thenable return (no asynchronous work may happen here).

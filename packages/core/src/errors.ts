@@ -20,7 +20,7 @@ export { EffectJournalError, type EffectJournalErrorReason } from './effect-jour
 
 /**
  * Why a grant, guardrail, governor or host floor refused a call before any side effect. The first
- * eight and the last two are the engine's; the rest are host floors a `ToolHost` arm throws.
+ * eight and the last three are the engine's; the rest are host floors a `ToolHost` arm throws.
  */
 export type ToolPolicyDenyReason =
   | 'not_granted'
@@ -53,7 +53,9 @@ export type ToolPolicyDenyReason =
   /** `inputMapping` supplied values but `secretArgKeys` is absent: their taint is unknown. */
   | 'unverified_provenance'
   /** A `secretArgKeys` entry names no parameter of the tool (or its parameters are unknowable). */
-  | 'unknown_secret_arg_key';
+  | 'unknown_secret_arg_key'
+  /** `ctx.limits` holds a ceiling that is not a positive safe integer. */
+  | 'invalid_limits';
 
 /**
  * Why an interactive approval denied a governed call. Only `user_rejected` is a person's "no";

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../registry.js';
 import type { ToolOutputStore } from '../tool-host.js';
 import { unwrapUntrusted } from '../untrusted.js';
+import { DEFAULT_TOOL_RESULT_LIMITS } from '../bound/default-tool-result-limits.js';
 import { boundResult } from './bound-result.js';
 import { stubContext, stubTool } from './test-support/stub-tools.js';
 
@@ -16,7 +17,7 @@ describe('boundResult: the inline-media backstop', () => {
     ['raw bytes', { bytes: new Uint8Array(4096) }],
     ['a { kind: "base64" } object', { image: { kind: 'base64', data: 'iVBORw0KGgo=' } }],
   ])('never hands %s to the model', (_case, result) => {
-    const bounded = boundResult(result, undefined, {});
+    const bounded = boundResult(result, undefined, DEFAULT_TOOL_RESULT_LIMITS);
 
     const text = JSON.stringify(bounded instanceof Promise ? undefined : bounded.result);
     expect(text).not.toMatch(/iVBORw0KGgo|Ab0\+\/Yz9Ab0|"0":0/);
@@ -32,7 +33,11 @@ describe('boundResult: the inline-media backstop', () => {
       },
     };
 
-    const bounded = await boundResult({ path: 'logo.png', preview: IMAGE }, store, {});
+    const bounded = await boundResult(
+      { path: 'logo.png', preview: IMAGE },
+      store,
+      DEFAULT_TOOL_RESULT_LIMITS,
+    );
 
     expect(bounded.truncated).toBe(false);
     expect(spilled).toEqual([]);
@@ -45,7 +50,7 @@ describe('boundResult: the inline-media backstop', () => {
   it('returns a clean result itself, synchronously', () => {
     const result = { content: 'const sha = "3f786850e387550fdab836ed7e6dc881de23001b";' };
 
-    const bounded = boundResult(result, undefined, {});
+    const bounded = boundResult(result, undefined, DEFAULT_TOOL_RESULT_LIMITS);
 
     expect(bounded).toEqual({ result, truncated: false });
     expect((bounded as { result: unknown }).result).toBe(result);

@@ -25,7 +25,7 @@ export async function dispatch(
 ): Promise<ToolDispatchOutcome> {
   // Steps 1–5 are `preflight`'s, run by the same code: nothing after them may refuse less.
   const screened = screenCall(tools, host, call, ctx);
-  const { tool, args, target, action, readOnly } = screened;
+  const { tool, args, target, action, readOnly, limits } = screened;
   const { def } = tool;
   const guarded = action === undefined ? undefined : await gateGoverned(screened, ctx);
   throwIfAborted(ctx.signal, def.id);
@@ -33,7 +33,7 @@ export async function dispatch(
   // Steps 5–8 (`beforeDispatch`, the one host call, media split, output mapping, bounding:
   // host-stage.ts) inside the durable effect bracket: a journaled call is prepared before them
   // and settled after, or replayed from its record instead of them.
-  const stage: HostStage = { def, args, target, host, ctx, guarded, sideEffecting };
+  const stage: HostStage = { def, args, target, host, ctx, limits, guarded, sideEffecting };
   const bracket = { tool: def, callId: call.id, args, ctx, readOnly };
   const { parts, output, bounded, journal } = await journalBracket(bracket, stage);
   throwIfAborted(ctx.signal, def.id);

@@ -1,4 +1,4 @@
-import type { ToolDispatchContext } from '../dispatch-context.js';
+import type { ToolDispatchContext, ToolResultLimits } from '../dispatch-context.js';
 import type { AnyToolDef, PolicyTarget } from '../tool-def.js';
 import type { ToolHost } from '../tool-host.js';
 import { splitMedia } from '../with-media.js';
@@ -21,6 +21,8 @@ export interface HostStage {
   readonly target: PolicyTarget | undefined;
   readonly host: ToolHost;
   readonly ctx: ToolDispatchContext;
+  /** The checked ceilings (`resolveLimits`), never `ctx.limits` as given. */
+  readonly limits: ToolResultLimits;
   /** The guard that allowed a governed call, told how the host call ended. */
   readonly guarded: GuardedCall | undefined;
   /** Governed or side-effecting: a failure is never fed back for a retry. */
@@ -54,7 +56,7 @@ async function hostSteps(
   host: ToolHost,
   callCtx: ToolDispatchContext,
 ): Promise<DispatchedCall> {
-  const { def, args, ctx, guarded, sideEffecting } = stage;
+  const { def, args, ctx, limits, guarded, sideEffecting } = stage;
   // Read before the tool runs: whatever the tool does with its view, the result is bounded
   // through the store the call began with.
   const store = host.outputStore;
@@ -63,6 +65,6 @@ async function hostSteps(
   // State keeps the full result; the model may be shown a compact text of it instead.
   const { result, modelView } = splitModelView(answer);
   const output = mapOutput(result, ctx.config);
-  const pending = boundResult(modelView, store, ctx);
+  const pending = boundResult(modelView, store, limits, ctx.signal);
   return { parts, output, bounded: pending instanceof Promise ? await pending : pending };
 }

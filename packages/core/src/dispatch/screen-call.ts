@@ -1,4 +1,8 @@
-import type { ToolActionClass, ToolDispatchContext } from '../dispatch-context.js';
+import type {
+  ToolActionClass,
+  ToolDispatchContext,
+  ToolResultLimits,
+} from '../dispatch-context.js';
 import type { PolicyTarget } from '../tool-def.js';
 import type { ToolHost } from '../tool-host.js';
 import { assembleArgs } from './assemble-args.js';
@@ -11,6 +15,7 @@ import { isReadOnlyCall } from './is-read-only-call.js';
 import { policyTargetOf } from './policy-target-of.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { rejectProviderExecuted } from './reject-provider-executed.js';
+import { resolveLimits } from './resolve-limits.js';
 import { resolveTool } from './resolve-tool.js';
 import type { ToolCall } from './tool-call.js';
 import { validateArgs } from './validate-args.js';
@@ -27,6 +32,8 @@ export interface ScreenedCall {
   readonly readOnly: boolean;
   /** The top-level keys `secretArgKeys` taints (nested paths mapped to their parent): hidden. */
   readonly secretKeys: ReadonlySet<string>;
+  /** `ctx.limits` checked and merged over the defaults, before anything runs. */
+  readonly limits: ToolResultLimits;
 }
 
 /**
@@ -45,6 +52,7 @@ export function screenCall(
   const tool = resolveTool(tools, call.name, ctx.grantedToolIds);
   const { def } = tool;
   checkGrant(def.id, ctx.grantedToolIds);
+  const limits = resolveLimits(def.id, ctx.limits);
   const effective = assembleArgs(tool, call.args, ctx.config);
   checkInputProvenance(def.id, ctx.config, ctx.secretArgKeys);
   const secretKeys = checkSecretArgs(tool, effective, ctx.secretArgKeys);
@@ -57,5 +65,5 @@ export function screenCall(
   if (action !== undefined && target !== undefined) {
     host.preflight?.({ toolId: def.id, action, target });
   }
-  return { tool, args, target, action, readOnly, secretKeys };
+  return { tool, args, target, action, readOnly, secretKeys, limits };
 }

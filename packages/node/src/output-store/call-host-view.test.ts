@@ -104,7 +104,7 @@ describe('per-call host view: one spill budget for everything a call does', () =
     const outcome = await dispatchWith(5 * MiB, async (host) => {
       await write4MiB(host);
       await expect(
-        host.outputStore?.spill('x'.repeat(MiB), CONTEXT.limits ?? LIMITS),
+        host.outputStore?.spill('x'.repeat(MiB), { maxBytes: 4096, maxLines: 50 }),
       ).resolves.toMatchObject({ byteLength: MiB });
       // The call's budget is spent: this refusal is the budget's, not a fresh one's.
       await expect(host.outputStore?.spill('x', LIMITS)).rejects.toMatchObject({
