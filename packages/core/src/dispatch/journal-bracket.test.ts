@@ -65,6 +65,7 @@ function recordingJournal(
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('journalBracket: replay', () => {
@@ -699,8 +700,9 @@ describe('journalBracket: failing closed before any effect', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('refuses when the runtime has no WebCrypto digest', async () => {
+  it('refuses when the runtime has no SHA-256 digest', async () => {
     vi.stubGlobal('crypto', undefined);
+    vi.spyOn(process, 'getBuiltinModule').mockImplementation(() => undefined);
     const { store, methods } = recordingJournal();
     const { tool, calls } = effectTool();
     const registry = createToolRegistry({ tools: [tool], host: {} });

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { effectArgsDigest, effectIdempotencyKey } from './effect-identity.js';
+import { platformSha256 } from './sha256.js';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('effectArgsDigest', () => {
@@ -35,8 +37,9 @@ describe('effectArgsDigest', () => {
     expect(await effectArgsDigest({ at: new Date(0) })).toBe('args_unencodable');
   });
 
-  it('reports a runtime without WebCrypto instead of guessing', async () => {
+  it('reports a runtime with no SHA-256 at all instead of guessing', async () => {
     vi.stubGlobal('crypto', undefined);
+    vi.spyOn(process, 'getBuiltinModule').mockImplementation(() => undefined);
 
     expect(await effectArgsDigest({})).toBe('digest_unavailable');
   });
@@ -76,6 +79,23 @@ describe('effectIdempotencyKey', () => {
     const key = await effectIdempotencyKey('r', 'c');
 
     expect(key).toBe(`toolhost-${createHash('sha256').update(input).digest('base64url')}`);
+  });
+});
+
+describe("the platform's synchronous SHA-256", () => {
+  it('is found without WebCrypto and gives the same digests, so journals replay across either', async () => {
+    const args = { path: 'a.txt', content: 'x', env: { TOKEN: 's3cret' } };
+    const viaWebCrypto = await effectArgsDigest(args);
+    const keyViaWebCrypto = await effectIdempotencyKey('run', 'call');
+    // With both present the synchronous one is used: WebCrypto is never reached.
+    const subtle = vi.spyOn(globalThis.crypto.subtle, 'digest');
+
+    expect(platformSha256()).toBeTypeOf('function');
+    expect(await effectArgsDigest(args)).toBe(viaWebCrypto);
+    expect(subtle).not.toHaveBeenCalled();
+    vi.stubGlobal('crypto', undefined);
+    expect(await effectArgsDigest(args)).toBe(viaWebCrypto);
+    expect(await effectIdempotencyKey('run', 'call')).toBe(keyViaWebCrypto);
   });
 });
 

@@ -1,5 +1,5 @@
 import { encodeJson } from './encode-json.js';
-import { encodeText, toBase64Url, toHex, webCryptoSha256 } from './sha256.js';
+import { encodeText, platformSha256, toBase64Url, toHex, webCryptoSha256 } from './sha256.js';
 
 /** Why an identity could not be computed; the bracket turns each into a fail-closed refusal. */
 export type EffectIdentityFailure = 'digest_unavailable' | 'args_unencodable';
@@ -15,7 +15,7 @@ export async function effectArgsDigest(
   args: unknown,
   storeSha256?: (data: Uint8Array) => Uint8Array,
 ): Promise<string | EffectIdentityFailure> {
-  const sha256 = storeSha256 ?? webCryptoSha256();
+  const sha256 = storeSha256 ?? platformSha256() ?? webCryptoSha256();
   if (sha256 === undefined) return 'digest_unavailable';
   const canonical = encodeJson(args, { sortKeys: true });
   if (canonical === undefined) return 'args_unencodable';
@@ -27,14 +27,14 @@ export async function effectArgsDigest(
  * `toolhost-` and the unpadded base64url SHA-256 of a length-prefixed encoding of `runId` and
  * `callKey`. Stable (the same call of the same run always gets the same key, in any process) and
  * per call; it carries neither id readably, so it may leave on a request header. Rejects where
- * the runtime has no WebCrypto.
+ * the runtime has neither a synchronous SHA-256 nor WebCrypto.
  */
 export async function effectIdempotencyKey(
   runId: string,
   callKey: string,
   storeSha256?: (data: Uint8Array) => Uint8Array,
 ): Promise<string> {
-  const sha256 = storeSha256 ?? webCryptoSha256();
+  const sha256 = storeSha256 ?? platformSha256() ?? webCryptoSha256();
   if (sha256 === undefined) throw new TypeError('toolhost: WebCrypto SHA-256 is unavailable');
   return `toolhost-${toBase64Url(await sha256(lengthPrefixed([KEY_DOMAIN, runId, callKey])))}`;
 }

@@ -15,6 +15,49 @@ export function webCryptoSha256(): ((data: Uint8Array) => Promise<Uint8Array>) |
   return async (data) => new Uint8Array(await (subtle as SubtleDigest).digest('SHA-256', data));
 }
 
+/** The slice of `node:crypto` this needs, structurally: core has no Node types. */
+interface BuiltinCrypto {
+  createHash(algorithm: 'sha256'): { update(data: Uint8Array): { digest(): Uint8Array } };
+}
+
+type SyncDigest = (data: Uint8Array) => Uint8Array;
+
+// Loaded once per `getBuiltinModule` function: a test that replaces it is seen, a call is not
+// charged a module lookup.
+let loaded: { readonly from: unknown; readonly digest: SyncDigest | undefined } | undefined;
+
+/**
+ * The runtime's synchronous SHA-256 where it has one (Node's and Bun's `node:crypto`, reached
+ * through `process.getBuiltinModule` so core imports nothing of Node), else `undefined`.
+ * WebCrypto's digest is asynchronous: a thread-pool round trip per call, +60 µs on a dispatch
+ * of a few; this is the same SHA-256, so a digest is the same either way.
+ */
+export function platformSha256(): SyncDigest | undefined {
+  const host = globalThis as {
+    readonly process?: { readonly getBuiltinModule?: (id: string) => unknown };
+  };
+  const getBuiltinModule = host.process?.getBuiltinModule;
+  if (loaded === undefined || loaded.from !== getBuiltinModule) {
+    loaded = { from: getBuiltinModule, digest: loadSha256(getBuiltinModule) };
+  }
+  return loaded.digest;
+}
+
+function loadSha256(
+  getBuiltinModule: ((id: string) => unknown) | undefined,
+): SyncDigest | undefined {
+  if (typeof getBuiltinModule !== 'function') return undefined;
+  let crypto: Partial<BuiltinCrypto> | undefined;
+  try {
+    crypto = getBuiltinModule('node:crypto') as Partial<BuiltinCrypto> | undefined;
+  } catch {
+    return undefined;
+  }
+  const createHash = crypto?.createHash;
+  if (typeof createHash !== 'function') return undefined;
+  return (data) => createHash.call(crypto, 'sha256').update(data).digest();
+}
+
 /**
  * UTF-8 of `text`, with a lone surrogate written as its own 3-byte sequence (WTF-8) rather than
  * U+FFFD: two different strings never encode to the same bytes, so never share a digest.
