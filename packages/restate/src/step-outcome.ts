@@ -66,7 +66,8 @@ function withMedia(result: unknown, media: readonly StepMedia[] | undefined): St
   return media === undefined || media.length === 0 ? { result } : { result, media };
 }
 
-function toStepMedia(part: DurableMediaPart, withData: boolean): StepMedia {
+/** One media part as JSON (its bytes, when carried and `withData`, in base64). */
+export function toStepMedia(part: DurableMediaPart, withData: boolean): StepMedia {
   return {
     handle: part.handle,
     mimeType: part.mimeType,
@@ -86,7 +87,8 @@ function toStepMedia(part: DurableMediaPart, withData: boolean): StepMedia {
   };
 }
 
-function fromStepMedia(media: StepMedia): DurableMediaPart {
+/** A JSON media part back as the engine's part. */
+export function fromStepMedia(media: StepMedia): DurableMediaPart {
   return {
     type: 'media',
     handle: media.handle,

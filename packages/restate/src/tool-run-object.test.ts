@@ -1,4 +1,5 @@
 import { connect } from '@restatedev/restate-sdk-clients';
+import { createSqliteEffectJournal } from '@toolhost/node';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { resolveApproval } from './resolve-approval.js';
@@ -73,6 +74,54 @@ describe('createToolRunObject on a real Restate server', { timeout: 120_000 }, (
     expect(JSON.stringify(outcome.body)).toContain('effect_unresolved');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await fleet.readWorkspace('effects.log')).toBe('B\n');
+  });
+
+  it('a rerun after the operator resolved its unresolved claim replays every finished turn and effect, and asks the model only for the rest', async () => {
+    fleet = await startFleet();
+    await writeEffectScript(fleet.workspace);
+    const effect = effectCall('b', 'B', 60);
+    // A real model answers with new call ids whenever it is asked: stable keys alone replay nothing.
+    const options = { allowedCommands: [effect.allowed], randomCallIds: true };
+    const script = [[write('a', 'A')], [effect.call], [write('c', 'C')]];
+    const worker = await fleet.startWorker(options);
+    const first = await fleet.startRun('run-rerun', script);
+    await waitForContent(fleet, 'effects.log', 'A\nB\n');
+
+    await worker.kill();
+    await fleet.startWorker(options);
+    const failed = await fleet.outcome(first);
+    expect(failed.ok).toBe(false);
+    expect(JSON.stringify(failed.body)).toContain('effect_unresolved');
+
+    // The operator's `toolhost journal resolve <run> <call> --as done`, through the same API.
+    const journal = await createSqliteEffectJournal({ file: fleet.journalFile });
+    try {
+      const unresolved = await journal.listUnresolved({ runId: 'run-rerun' });
+      expect(unresolved.map((claim) => claim.toolId)).toEqual(['run_command']);
+      expect(unresolved[0]?.callKey).toMatch(/^1\.b-/);
+      expect(await journal.resolve('run-rerun', unresolved[0]?.callKey ?? '', 'done')).toBe(
+        'resolved',
+      );
+    } finally {
+      await journal.close();
+    }
+    const outcome = await fleet.outcome(await fleet.startRun('run-rerun', script));
+
+    expect(outcome).toMatchObject({ ok: true, body: { text: 'done after 3 turns', turns: 4 } });
+    // A ran once and was replayed, B is the operator's, C ran once: nothing repeated.
+    expect(await fleet.readWorkspace('effects.log')).toBe('A\nB\nC\n');
+    // Turns 0 and 1 finished before the failure and were never asked again.
+    const turns = (await fleet.log()).filter((entry) => entry.event === 'model');
+    expect(turns.map((entry) => entry['turn'])).toEqual([0, 1, 2, 3]);
+
+    // Sent once more, the finished run answers from its record; another prompt is refused.
+    const again = await fleet.outcome(await fleet.startRun('run-rerun', script));
+    expect(again).toMatchObject({ ok: true, body: { text: 'done after 3 turns', turns: 4 } });
+    const other = await fleet.outcome(await fleet.startRun('run-rerun', [[write('d', 'D')]]));
+    expect(other).toMatchObject({ ok: false, status: 409 });
+    expect(JSON.stringify(other.body)).toContain('another input');
+    expect(await fleet.readWorkspace('effects.log')).toBe('A\nB\nC\n');
+    expect((await fleet.log()).filter((entry) => entry.event === 'model')).toHaveLength(4);
   });
 
   it('rejects a call whose approval timed out as a refusal nobody made; nothing runs', async () => {

@@ -5,15 +5,25 @@ import {
   DEFAULT_MAX_TOOL_TURNS,
   runToolCalls,
   ToolDispatchError,
+  type CorrectionBudget,
   type EffectJournal,
   type LoopMessage,
+  type LoopToolCall,
+  type ToolCallRound,
   type ToolDispatchContext,
 } from '@toolhost/core';
 
 import type { ToolRunApprovals } from './approval-notice.js';
 import { encodeDispatchError, statusOf } from './dispatch-error-codec.js';
 import { durableToolRegistry, type DurableSourceRegistry } from './durable-tool-registry.js';
-import { assistantMessage, checkModelTurn, type ToolRunModel } from './model-turn.js';
+import {
+  assistantMessage,
+  checkModelTurn,
+  type ToolRunModel,
+  type ToolRunModelRequest,
+  type ToolRunModelTurn,
+} from './model-turn.js';
+import { runRecord, type RecordedRound } from './run-record.js';
 import { toRunOptions, type StepRetryPolicy } from './step-retry-policy.js';
 
 /** What a run is started with. */
@@ -99,51 +109,83 @@ async function driveRun(
   ];
   const budget = createCorrectionBudget();
   const turns = createTurnLimit(maxTurns);
+  const record = runRecord(ctx);
+  await record.claimInput(input);
   let toolCalls = 0;
-  const invocation = ctx.request().id;
   for (let turn = 0; turns.take(); turn += 1) {
-    const snapshot = [...messages];
-    const reply = await ctx.run(
-      `model turn ${turn}`,
-      async () =>
-        checkModelTurn(
-          await options.model({
-            runId,
-            turn,
-            messages: snapshot,
-            tools,
-            signal: ctx.request().attemptCompletedSignal,
-          }),
-        ),
-      modelRetry,
-    );
-    const answer = checkModelTurn(reply);
+    let answer = await record.turn(turn);
+    if (answer === undefined) {
+      answer = await askModel(ctx, options, modelRetry, {
+        runId,
+        turn,
+        messages: [...messages],
+        tools,
+      });
+      record.recordTurn(turn, answer);
+    }
     messages.push(assistantMessage(answer));
     const calls = answer.toolCalls ?? [];
     if (calls.length === 0) return { text: answer.text ?? '', turns: turn + 1, toolCalls };
     toolCalls += calls.length;
-    const registry = durableToolRegistry(ctx, {
-      registry: options.registry,
-      journal: { store: options.journal, runId },
-      ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
-      ...(options.retry?.reads === undefined ? {} : { readRetry: options.retry.reads }),
-      ...(options.maxStepResultBytes === undefined
-        ? {}
-        : { maxStepResultBytes: options.maxStepResultBytes }),
-      callKeyPrefix: `${invocation}.${turn}.`,
-    });
-    const round = await runToolCalls(calls, {
-      registry,
-      ctx: dispatchCtx,
-      budget,
-      recoverToolFailures: options.recoverToolFailures ?? true,
-    });
+    let round: RecordedRound | undefined = await record.round(turn);
+    if (round === undefined) {
+      const ran = await runRound(ctx, options, runId, turn, calls, { dispatchCtx, budget });
+      record.recordRound(turn, ran);
+      round = ran;
+    }
     messages.push(round.toolMessage);
     if (round.attachments !== undefined) messages.push(round.attachments);
   }
   throw new restate.TerminalError(`toolhost: the run used all ${maxTurns} model turns`, {
     errorCode: 429,
     metadata: { reason: 'turn_limit' },
+  });
+}
+
+// One model turn as a durable step: a replay of this invocation reads the answer back.
+async function askModel(
+  ctx: restate.ObjectContext,
+  options: ToolRunObjectOptions,
+  modelRetry: restate.RunOptions<unknown>,
+  request: Omit<ToolRunModelRequest, 'signal'>,
+): Promise<ToolRunModelTurn> {
+  const reply = await ctx.run(
+    `model turn ${request.turn}`,
+    async () =>
+      checkModelTurn(
+        await options.model({ ...request, signal: ctx.request().attemptCompletedSignal }),
+      ),
+    modelRetry,
+  );
+  return checkModelTurn(reply);
+}
+
+// One round of tool calls, each a durable step. The journal keys are the run's own (`turn.call`),
+// not the invocation's: a rerun of the run finds the effects of this round settled and replays
+// them, and an operator's resolution of an unresolved one is what the rerun answers with.
+function runRound(
+  ctx: restate.ObjectContext,
+  options: ToolRunObjectOptions,
+  runId: string,
+  turn: number,
+  calls: readonly LoopToolCall[],
+  state: { readonly dispatchCtx: ToolDispatchContext; readonly budget: CorrectionBudget },
+): Promise<ToolCallRound> {
+  const registry = durableToolRegistry(ctx, {
+    registry: options.registry,
+    journal: { store: options.journal, runId },
+    ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
+    ...(options.retry?.reads === undefined ? {} : { readRetry: options.retry.reads }),
+    ...(options.maxStepResultBytes === undefined
+      ? {}
+      : { maxStepResultBytes: options.maxStepResultBytes }),
+    callKeyPrefix: `${turn}.`,
+  });
+  return runToolCalls(calls, {
+    registry,
+    ctx: state.dispatchCtx,
+    budget: state.budget,
+    recoverToolFailures: options.recoverToolFailures ?? true,
   });
 }
 

@@ -16,6 +16,8 @@ export interface Fleet {
   readonly base: string;
   readonly workspace: string;
   readonly port: number;
+  /** The shared SQLite journal file the workers use (unless a worker is given Postgres). */
+  readonly journalFile: string;
   /** Starts a worker process (or a node:cluster of `workers`) on the fleet's one port. */
   startWorker(options?: WorkerOptions): Promise<WorkerProcess>;
   /** Starts a run (a `run` invocation of the object keyed `runId`); returns its invocation id. */
@@ -40,6 +42,8 @@ export interface WorkerOptions {
   readonly postgres?: { readonly connectionString: string; readonly key: string };
   /** This worker's own state directory name (a machine of its own); default `state`. */
   readonly stateName?: string;
+  /** The scripted model answers every call with fresh call ids, as a real model does. */
+  readonly randomCallIds?: boolean;
 }
 
 export interface WorkerProcess {
@@ -82,6 +86,7 @@ export async function startFleet(): Promise<Fleet> {
     base,
     workspace,
     port,
+    journalFile: path.join(base, 'journal.db'),
     async startWorker(options = {}) {
       const worker = await spawnWorker({ base, workspace, logFile, port, ...options });
       processes.push(worker);
@@ -163,6 +168,7 @@ async function spawnWorker(
       JOURNAL: path.join(options.base, 'journal.db'),
       APPROVALS: options.approvals === true ? '1' : '0',
       ALLOWED: (options.allowedCommands ?? []).join('|'),
+      RANDOM_IDS: options.randomCallIds === true ? '1' : '0',
       ...(options.postgres === undefined
         ? {}
         : { PG_URL: options.postgres.connectionString, PG_KEY: options.postgres.key }),

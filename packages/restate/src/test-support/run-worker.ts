@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 
 import * as restate from '@restatedev/restate-sdk';
@@ -80,7 +81,8 @@ async function startWorker(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ listening: port, pid: process.pid })}\n`);
 }
 
-// Turn i answers with the script's i-th calls; past the script, the final text.
+// Turn i answers with the script's i-th calls; past the script, the final text. With
+// RANDOM_IDS=1 every answer gives its calls fresh ids, as a real model does when asked again.
 function scriptedTurn(request: ToolRunModelRequest): ToolRunModelTurn {
   const user = request.messages.find((message) => message.role === 'user');
   const first = user?.role === 'user' ? user.content[0] : undefined;
@@ -88,5 +90,7 @@ function scriptedTurn(request: ToolRunModelRequest): ToolRunModelTurn {
     readonly turns?: readonly (readonly LoopToolCall[])[];
   };
   const calls = script.turns?.[request.turn];
-  return calls === undefined ? { text: `done after ${request.turn} turns` } : { toolCalls: calls };
+  if (calls === undefined) return { text: `done after ${request.turn} turns` };
+  if (process.env['RANDOM_IDS'] !== '1') return { toolCalls: calls };
+  return { toolCalls: calls.map((call) => ({ ...call, id: `${call.id}-${randomUUID()}` })) };
 }
