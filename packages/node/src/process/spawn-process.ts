@@ -132,8 +132,13 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
     onChunk: plan.onOutput && ((chunk) => plan.onOutput?.({ stream: 'stderr', chunk })),
   }).catch(emptyCapture);
 
-  child.once('error', (error) => {
+  // `on`, not `once`: a ChildProcess emits 'error' again when a later kill fails, and an 'error'
+  // with no listener throws in the host. The first one starts the tree's cleanup, once; the
+  // call still settles on `close`, which follows an 'error' whether or not the child started.
+  child.on('error', (error) => {
+    if (spawnError !== undefined) return;
     spawnError = error;
+    void killProcessTree(tree, 'SIGKILL');
   });
   child.once('exit', () => {
     // No orphans: whatever the command left running dies with it. A descendant that escaped
