@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import type * as ChildProcesses from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -7,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // the real child the way Node would.
 const started: ChildProcess[] = [];
 vi.mock('node:child_process', async (load) => {
-  const real = await load<typeof import('node:child_process')>();
+  const real = await load<typeof ChildProcesses>();
   return {
     ...real,
     spawn: (...args: Parameters<typeof real.spawn>) => {
