@@ -6,6 +6,7 @@ import { throwIfAborted, toFsError } from './fs-error.js';
 import type { Jail } from './jail.js';
 import { MAX_SCANNED_ENTRIES } from './list-directory.js';
 import { walkTree } from './walk-tree.js';
+import { compileGlob } from './compile-glob.js';
 
 const TOOL_ID = 'read_file';
 
@@ -29,7 +30,7 @@ export async function readGlob(
   const scanned = picomatch.scan(pattern);
   const base = scanned.isGlob ? scanned.base : path.dirname(pattern);
   const glob = scanned.isGlob ? scanned.glob : path.basename(pattern);
-  const matches = picomatch(glob, { dot: true });
+  const matches = await compileGlob(TOOL_ID, 'path', glob);
   const directory = await jail.openForRead(TOOL_ID, base === '' ? '.' : base, 'directory');
   const files: string[] = [];
   let truncated = false;

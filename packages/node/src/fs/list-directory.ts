@@ -1,6 +1,5 @@
 import { closeSync } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import type {
   AbortSignalLike,
   DirectoryEntry,
@@ -19,6 +18,7 @@ import {
 } from './list-cursor.js';
 import { walkBreadthFirst } from './walk-breadth-first.js';
 import type { LevelEntry } from './walk-breadth-first.js';
+import { compileGlob } from './compile-glob.js';
 
 const TOOL_ID = 'list_directory';
 /** Spec §4: the most entries one listing (one page) returns. */
@@ -44,7 +44,7 @@ export function createListDirectory(jail: Jail) {
       throwIfAborted(TOOL_ID, signal);
       // Segment-aware: `*` never crosses a `/`; the glob matches names below the listed directory.
       const matches =
-        request.glob === undefined ? undefined : picomatch(request.glob, { dot: true });
+        request.glob === undefined ? undefined : await compileGlob(TOOL_ID, 'glob', request.glob);
       // Synchronous, a bare descriptor: a FileHandle's open and close each cost a thread-pool hop.
       const directory = jail.openDirectoryForRead(TOOL_ID, request.path);
       try {

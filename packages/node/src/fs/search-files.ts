@@ -1,5 +1,4 @@
 // `search_files`' setup and one search's running state; the readers' loops are in search-visit.ts.
-import picomatch from 'picomatch';
 import type {
   AbortSignalLike,
   FileSearchMatch,
@@ -22,6 +21,7 @@ import { searchFsAt } from './search-reader.js';
 import { ancestorRules, openStart, readOpened } from './search-start.js';
 import { visitEachFile, visitFileBatches, type SearchVisitSetup } from './search-visit.js';
 import { walkSearchTree } from './search-walk.js';
+import { compileGlob } from './compile-glob.js';
 
 const TOOL_ID = 'search_files';
 
@@ -72,8 +72,8 @@ export function createSearchFiles(jail: Jail, limits: SearchLimits = DEFAULT_SEA
       const matchesGlob =
         request.glob === undefined
           ? undefined
-          : // A bare `*.ts` matches at any depth; picomatch's `basename` breaks globs with a `/`.
-            picomatch(request.glob, { dot: true, basename: !request.glob.includes('/') });
+          : // A bare `*.ts` matches at any depth; a glob with a `/` from the search's start.
+            await compileGlob(TOOL_ID, 'glob', request.glob, { basename: true });
       const opened = await openStart(jail, request.path ?? '.');
       try {
         const display = jail.displayName(opened.path);
