@@ -45,7 +45,8 @@ export type { HttpSession } from './http-session-table.js';
  * request must carry this start's random token: loopback is shared by every local user, and
  * without it any of them could run the granted tools as us and approve its own elicitations.
  * A session ends on DELETE, when its transport closes, idle past the timeout, evicted as the
- * longest idle when the table is full, or at shutdown; each end sweeps the session's run.
+ * longest idle when the table is full, when its last open response dropped mid-answer (its client
+ * left), or at shutdown; each end withdraws its pending approvals first, then sweeps its run.
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> {
   const {
