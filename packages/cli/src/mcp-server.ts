@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { createToolServer, type ToolServerOptions } from './mcp/create-tool-server.js';
+import { createCallerPresence } from './mcp/caller-presence.js';
 import { createServeGates } from './mcp/serve-call-limits.js';
 import { openHttpToolSession, sharedRun, type ServeRun } from './mcp/http-tool-session.js';
 import { serveHttp } from './mcp/serve-http.js';
@@ -146,7 +147,8 @@ async function listen(
     };
   }
   const stdin = transport.stdin ?? process.stdin;
-  const server = createToolServer(options, gates);
+  const presence = createCallerPresence();
+  const server = createToolServer(options, gates, presence);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
@@ -160,6 +162,10 @@ async function listen(
     }),
   );
   // The SDK's stdio transport never notices a client hanging up; stdin ending is that signal.
-  stdin.once('end', () => void server.close());
+  // Its calls' approvals are withdrawn first: closing the server aborts them as cancelled.
+  stdin.once('end', () => {
+    presence.leaveAll();
+    void server.close();
+  });
   return { closed, close: () => server.close() };
 }

@@ -17,6 +17,7 @@ import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import type { ApprovalMode } from '../config/config-schema.js';
 import type { ApprovalBroker } from '../ui/approval-broker.js';
+import { createCallerPresence, type CallerPresence } from './caller-presence.js';
 import { ApprovalCache, createServeConfirm } from './create-serve-confirm.js';
 import {
   admitCall,
@@ -92,11 +93,14 @@ export const BUSY_RESULT: CallToolResult = {
 
 /**
  * Builds one MCP `Server` (one per client session) that lists and runs the exposed tools.
- * `gates` is shared by every session of one HTTP server; a lone server gets its own.
+ * `gates` is shared by every session of one HTTP server; a lone server gets its own. `presence`
+ * tells a call its caller left (`serve` wires it to responses and the session's end): its
+ * pending approval is then withdrawn rather than left for someone to approve.
  */
 export function createToolServer(
   options: ToolServerOptions,
   gates: ServeGates = createServeGates(options.callLimits),
+  presence: CallerPresence = createCallerPresence(),
 ): Server {
   const { registry, createContext, mode, paths } = options;
   const maxMediaBytes = options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES;
@@ -120,11 +124,14 @@ export function createToolServer(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
       const { name } = request.params;
+      // Taken first: a caller that left while this call waited for a slot is already gone.
+      const callerGone = presence.signalFor(extra.requestId);
       // From arrival on: waiting for a slot is time a client's timeout counts too.
       const stopProgress = startProgressHeartbeat(extra, name, options.progressIntervalMs);
       const release = await admitCall(sessionGate, gates.global, extra.signal);
       if (release === undefined) {
         stopProgress();
+        presence.done(extra.requestId);
         return BUSY_RESULT;
       }
       try {
@@ -136,6 +143,7 @@ export function createToolServer(
           supportsElicitation(server)
             ? createElicitationPrompter(server, extra.requestId)
             : undefined,
+          callerGone,
         );
         const serveConfirm = createServeConfirm({
           mode,
@@ -169,6 +177,7 @@ export function createToolServer(
         return toToolErrorResult(error);
       } finally {
         stopProgress();
+        presence.done(extra.requestId);
         // Only once the dispatch settled: a cancelled call holds its slot until its work ended.
         release();
       }
@@ -182,9 +191,10 @@ function choosePrompter(
   broker: ApprovalBroker | undefined,
   sessionId: string | undefined,
   elicitation: ApprovalPrompter | undefined,
+  callerGone: AbortSignal,
 ): ApprovalPrompter | undefined {
   if (broker === undefined) return elicitation;
-  return broker.prompterFor(sessionId ?? 'stdio', elicitation);
+  return broker.prompterFor(sessionId ?? 'stdio', elicitation, callerGone);
 }
 
 function toMcpTool(tool: AnyToolDef, maxFrameBytes: number): Tool {

@@ -6,6 +6,13 @@ export interface HttpSession {
   readonly server: Server;
   /** A call whose work has not ended (a cancelled one counts until it has): never idle. */
   busy(): boolean;
+  /**
+   * One response will answer these `tools/call` requests; call the result when it closed, with
+   * whether it finished (see `CallerPresence.expect`).
+   */
+  expectCalls(requestIds: readonly (string | number)[]): (finished: boolean) => void;
+  /** Its client left: what its calls wait for is withdrawn now, before anything else ends. */
+  leave(): void;
   /** Ends the session's run: sweeps its spills and media. */
   close(): Promise<void>;
 }
@@ -13,6 +20,8 @@ export interface HttpSession {
 /** What `track` needs of a response: the event that says it is over, however it ended. */
 export interface ClosingResponse {
   once(event: 'close', listener: () => void): unknown;
+  /** Still false at `close` when the connection dropped before the response was complete. */
+  readonly writableFinished: boolean;
 }
 
 /** A session in the table, from its initialize until it ends. */
@@ -50,12 +59,18 @@ interface Slot extends HttpSessionEntry {
   lastActive: number;
   timer?: NodeJS.Timeout;
   ending?: Promise<void>;
+  /** Its client left without a DELETE: ended as soon as no call of it runs. */
+  gone?: true;
 }
+
+/** How often a session whose client left is looked at until its last call ended. */
+const GONE_RECHECK_MS = 50;
 
 /**
  * Sessions used to be freed only by DELETE, which neither the SDK's `Client.close()` nor the
  * Inspector sends, so the 33rd client was refused forever. A session is idle while no request of
- * it is open and no call of it runs; idle for `idleTimeoutMs` it ends.
+ * it is open and no call of it runs; idle for `idleTimeoutMs` it ends. A session whose last open
+ * response dropped before it was complete ends at once: its client left.
  */
 export function createHttpSessionTable(options: {
   readonly maxSessions: number;
@@ -80,9 +95,25 @@ export function createHttpSessionTable(options: {
     }, idleTimeoutMs).unref();
   };
 
+  // Its pending approvals are withdrawn at once; the run is swept once no call of it still runs
+  // (as on expiry: a run is not swept under a running call), looked at again every moment.
+  const leaveThenEnd = (slot: Slot): void => {
+    slot.gone = true;
+    slot.session.leave();
+    clearTimeout(slot.timer);
+    const check = (): void => {
+      if (!slot.session.busy()) void end(slot);
+      else slot.timer = setTimeout(check, GONE_RECHECK_MS).unref();
+    };
+    check();
+  };
+
   const end = (entry: HttpSessionEntry): Promise<void> => {
     const slot = entry as Slot;
     if (slot.ending !== undefined) return slot.ending;
+    // First and synchronously: closing the transport aborts the session's calls, which would
+    // report a pending approval as cancelled; its client left, so it is withdrawn.
+    if (slot.gone === undefined) slot.session.leave();
     clearTimeout(slot.timer);
     slots.delete(slot);
     if (slot.id !== undefined) byId.delete(slot.id);
@@ -150,11 +181,18 @@ export function createHttpSessionTable(options: {
     track(entry, response) {
       const slot = entry as Slot;
       slot.openRequests += 1;
-      clearTimeout(slot.timer);
+      if (!slot.gone) clearTimeout(slot.timer);
       response.once('close', () => {
         slot.openRequests -= 1;
         slot.lastActive = now();
-        if (slot.openRequests === 0 && slot.ending === undefined) arm(slot);
+        if (slot.ending !== undefined || slot.gone || slot.openRequests > 0) return;
+        // The client's last connection to us dropped mid-answer (a killed or exited client:
+        // its GET stream and every POST go at once): it left without a DELETE, so it is gone
+        // now rather than after the idle timeout. A live client keeps its GET stream (the SDK's
+        // opens one after initialize) or finished its last request, and is not ended; one that
+        // holds no stream and dropped a request gets 404 once its session ended, and starts anew.
+        if (!response.writableFinished) leaveThenEnd(slot);
+        else arm(slot);
       });
     },
 

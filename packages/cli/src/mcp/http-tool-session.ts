@@ -1,4 +1,5 @@
 import type { CallLimiter } from './call-limiter.js';
+import { createCallerPresence } from './caller-presence.js';
 import { createToolServer, type ToolServerOptions } from './create-tool-server.js';
 import type { HttpSession } from './http-session-table.js';
 import type { ServeGates } from './serve-call-limits.js';
@@ -28,13 +29,17 @@ export async function openHttpToolSession(
     ...run.serverOptions,
     maxFrameBytes: Math.min(maxFrameBytes, MAX_HTTP_REQUEST_BYTES),
   };
-  const server = createToolServer(serverOptions, {
-    global: gates.global,
-    forSession: () => (own = gates.forSession()),
-  });
+  const presence = createCallerPresence();
+  const server = createToolServer(
+    serverOptions,
+    { global: gates.global, forSession: () => (own = gates.forSession()) },
+    presence,
+  );
   return {
     server,
     busy: () => (own?.inFlight ?? 0) > 0,
+    expectCalls: (requestIds) => presence.expect(requestIds),
+    leave: () => presence.leaveAll(),
     close: () => run.close(),
   };
 }

@@ -217,11 +217,12 @@ describe('startMcpServer HTTP session lifecycle', () => {
       name: 'write_file',
       arguments: { path: 'held.txt', content: 'held' },
     });
+    // Clients that hold no stream and finished their requests: idle, yet not gone (an SDK
+    // client's close drops its GET stream, which now ends its session at once).
     const idle: string[] = [];
     for (let index = 1; index < MAX_HTTP_SESSIONS; index += 1) {
-      const connected = await connectClient(url);
-      idle.push(connected.sessionId);
-      await connected.client.close();
+      const { sessionId } = await post(url, { body: INITIALIZE });
+      idle.push(sessionId ?? '');
     }
 
     const newcomer = await connectClient(url);
@@ -435,7 +436,13 @@ describe('serveHttp --token-file', () => {
 
 // A session without a run of its own: for tests of the endpoint, not of a run's lifetime.
 function bareSession(server: Server): Promise<HttpSession> {
-  return Promise.resolve({ server, busy: () => false, close: () => Promise.resolve() });
+  return Promise.resolve({
+    server,
+    busy: () => false,
+    expectCalls: () => () => undefined,
+    leave: () => undefined,
+    close: () => Promise.resolve(),
+  });
 }
 
 const INITIALIZE = {
@@ -484,7 +491,7 @@ function sleep(ms: number): Promise<void> {
 function post(
   url: string,
   options: { readonly headers?: Record<string, string>; readonly body?: unknown },
-): Promise<{ status: number; authenticate: string | undefined }> {
+): Promise<{ status: number; authenticate: string | undefined; sessionId: string | undefined }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const outgoing = request(
@@ -503,7 +510,12 @@ function post(
       (response) => {
         response.resume();
         const authenticate = response.headers['www-authenticate'];
-        resolve({ status: response.statusCode ?? 0, authenticate });
+        const sessionId = response.headers['mcp-session-id'];
+        resolve({
+          status: response.statusCode ?? 0,
+          authenticate,
+          sessionId: typeof sessionId === 'string' ? sessionId : undefined,
+        });
       },
     );
     outgoing.on('error', reject);

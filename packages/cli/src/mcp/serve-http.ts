@@ -45,7 +45,8 @@ export type { HttpSession } from './http-session-table.js';
  * request must carry this start's random token: loopback is shared by every local user, and
  * without it any of them could run the granted tools as us and approve its own elicitations.
  * A session ends on DELETE, when its transport closes, idle past the timeout, evicted as the
- * longest idle when the table is full, or at shutdown; each end sweeps the session's run.
+ * longest idle when the table is full, when its last open response dropped mid-answer (its client
+ * left), or at shutdown; each end withdraws its pending approvals first, then sweeps its run.
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> {
   const {
@@ -92,7 +93,17 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
       // The spec's answer to an ended (expired, evicted) session: 404 makes a client start anew.
       if (existing === undefined) return respond(response, 404, 'session not found');
       sessions.track(existing, response);
-      return existing.transport.handleRequest(request, response);
+      if (request.method !== 'POST') return existing.transport.handleRequest(request, response);
+      const read = await readBody(request);
+      if (read.kind === 'too_large') return respond(response, 413, PAYLOAD_TOO_LARGE);
+      if (read.kind === 'invalid')
+        return respond(response, 400, 'Parse error: Invalid JSON', -32700);
+      // No event store: a call's answer reaches its client only over this very response. If it
+      // drops before every answer was written, those calls' approvals are withdrawn — only
+      // theirs: the same client's other POSTs and its GET stream keep their calls approvable.
+      const answered = existing.session.expectCalls(toolCallIds(read.value));
+      response.once('close', () => answered(response.writableFinished));
+      return existing.transport.handleRequest(request, response, read.value);
     }
     if (request.method !== 'POST') return respond(response, 400, 'missing or unknown session');
     const body = await readJson(request);
@@ -172,6 +183,41 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
 export const MAX_HTTP_REQUEST_BYTES = 16 * 1024 * 1024;
 const MAX_BODY_BYTES = MAX_HTTP_REQUEST_BYTES;
 
+// The SDK transport's own answer to a body over its cap, kept now that the body is read here.
+const PAYLOAD_TOO_LARGE = `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`;
+
+type ReadBody =
+  | { readonly kind: 'json'; readonly value: unknown }
+  | { readonly kind: 'too_large' }
+  | { readonly kind: 'invalid' };
+
+/** A POST's body, read here so the ids of the calls it carries are known to its response. */
+async function readBody(request: IncomingMessage): Promise<ReadBody> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return { kind: 'too_large' };
+    chunks.push(chunk);
+  }
+  try {
+    return { kind: 'json', value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+  } catch {
+    return { kind: 'invalid' };
+  }
+}
+
+/** The ids of the `tools/call` requests in a JSON-RPC message or batch. */
+function toolCallIds(body: unknown): (string | number)[] {
+  const ids: (string | number)[] = [];
+  for (const message of Array.isArray(body) ? (body as unknown[]) : [body]) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { method, id } = message as { method?: unknown; id?: unknown };
+    if (method === 'tools/call' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+  }
+  return ids;
+}
+
 async function readJson(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -187,7 +233,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-function respond(response: ServerResponse, status: number, message: string): void {
+function respond(response: ServerResponse, status: number, message: string, code = -32000): void {
   response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -337,6 +337,44 @@ describe('ApprovalBroker', () => {
     await expect(stays).resolves.toMatchObject({ choice: 'once' });
   });
 
+  it("withdraws one call whose caller is gone, not its session's other call", async () => {
+    const broker = new ApprovalBroker({ timeoutMs: 60_000 });
+    const changes = record(broker);
+    const caller = new AbortController();
+    const dropped = broker
+      .prompterFor('s', undefined, caller.signal)
+      .ask(PROMPT)
+      .catch((error: unknown) => error);
+    const kept = broker.prompterFor('s', undefined, new AbortController().signal).ask(PROMPT);
+    const [droppedEntry, keptEntry] = broker.pending();
+
+    caller.abort(new Error('its response dropped'));
+
+    expect(await dropped).toMatchObject({ name: 'ApprovalUnansweredError', reason: 'withdrawn' });
+    expect(changes.at(-1)).toMatchObject({ id: droppedEntry?.id, by: 'withdrawn' });
+    expect(broker.decide(droppedEntry?.id ?? '', { choice: 'once' })).toBe(false);
+    expect(broker.pending()).toEqual([keptEntry]);
+    expect(broker.decide(keptEntry?.id ?? '', { choice: 'once' })).toBe(true);
+    await expect(kept).resolves.toMatchObject({ choice: 'once' });
+  });
+
+  it('refuses an ask whose caller already left as withdrawn, never listing it', async () => {
+    const broker = new ApprovalBroker({ timeoutMs: 60_000 });
+    const changes = record(broker);
+    const caller = new AbortController();
+    caller.abort(new Error('gone'));
+
+    const error = await broker
+      .prompterFor('s', undefined, caller.signal)
+      .ask(PROMPT)
+      .catch((reason: unknown) => reason);
+
+    expect(error).toBeInstanceOf(ApprovalUnansweredError);
+    expect(error).toMatchObject({ reason: 'withdrawn' });
+    expect(changes).toEqual([]);
+    expect(broker.pending()).toEqual([]);
+  });
+
   it('denies everything pending on close, and every later ask at once', async () => {
     const broker = new ApprovalBroker({ timeoutMs: 60_000 });
     const changes = record(broker);

@@ -111,10 +111,17 @@ export class ApprovalBroker {
   /**
    * The prompter of one served client session: asks the page, and when the client can elicit,
    * races its elicitation prompter — the first answer wins, the other is withdrawn (its signal
-   * aborted / the pending entry settled).
+   * aborted / the pending entry settled). `callerGone` aborts when the call's client can no
+   * longer receive its answer: what waits is withdrawn, and a later ask is refused as withdrawn.
    */
-  prompterFor(sessionId: string, elicitation?: ApprovalPrompter): ApprovalPrompter {
-    return { ask: (prompt, signal) => this.#ask(sessionId, prompt, signal, elicitation) };
+  prompterFor(
+    sessionId: string,
+    elicitation?: ApprovalPrompter,
+    callerGone?: AbortSignalLike,
+  ): ApprovalPrompter {
+    return {
+      ask: (prompt, signal) => this.#ask(sessionId, prompt, signal, elicitation, callerGone),
+    };
   }
 
   pending(): readonly PendingApproval[] {
@@ -170,9 +177,13 @@ export class ApprovalBroker {
     prompt: ApprovalPrompt,
     signal: AbortSignalLike | undefined,
     elicitation: ApprovalPrompter | undefined,
+    callerGone: AbortSignalLike | undefined,
   ): Promise<ApprovalAnswer> {
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     if (this.#closed) return Promise.reject(new ApprovalUnansweredError('closed'));
+    // Its client left before it asked: never show the page a call nobody can hear the end of.
+    if (callerGone?.aborted === true)
+      return Promise.reject(new ApprovalUnansweredError('withdrawn'));
     const requestedAt = this.#now();
     const approval: PendingApproval = Object.freeze({
       id: randomUUID(),
@@ -193,6 +204,7 @@ export class ApprovalBroker {
         settled = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        callerGone?.removeEventListener('abort', onGone);
         this.#entries.delete(approval.id);
         if (settlement.by !== 'elicitation') {
           withdraw.abort(settlement.by === 'cancelled' ? settlement.reason : withdrawnReason());
@@ -222,8 +234,10 @@ export class ApprovalBroker {
         }
       };
       const onAbort = () => settle({ by: 'cancelled', reason: signal?.reason });
+      const onGone = () => settle({ by: 'withdrawn' });
       const timer = setTimeout(() => settle({ by: 'timeout' }), this.#timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
+      callerGone?.addEventListener('abort', onGone, { once: true });
       this.#entries.set(approval.id, { approval, settle });
       this.#emit({ kind: 'requested', approval });
       if (elicitation !== undefined) {
