@@ -114,7 +114,12 @@ export type ConfirmActionHook = (
   signal?: AbortSignalLike,
 ) => Promise<ToolApprovalDecision>;
 
-/** The `approval_requested` event: the request without `unredactedPreview`. */
+/**
+ * The `approval_requested` event: the request without `unredactedPreview`. Its preview is the
+ * scrubbed, bounded one a person is shown, a write's start included: this is the live feed to the
+ * person's UI. A sink that keeps it for long chooses less (the CLI's audit log keeps a write's
+ * mode and size, never its text: the scrubber is best-effort and a log outlives the decision).
+ */
 export interface ToolApprovalRequestedEvent {
   readonly toolId: ToolId;
   readonly action: ToolActionClass;
