@@ -4,6 +4,9 @@ import { escapeForPrompt } from './escape-for-prompt.js';
 /** Shown under a write's content when it is only the start of the text. */
 export const CONTENT_CUT_MARKER = '✂ cut here: the rest of the text is not shown';
 
+/** The most lines of a write's content a prompt shows. */
+export const MAX_CONTENT_LINES = 40;
+
 /** One labelled part of a preview, every value already escaped into inert prompt lines. */
 export interface PreviewField {
   readonly label: string;
@@ -32,10 +35,13 @@ export function describePreviewFields(preview: ToolActionPreview): PreviewField[
   if (write !== undefined) fields.push({ label: 'write', lines: [write], block: false });
   block('change', preview.change);
   if (preview.content !== undefined) {
-    const lines = preview.content.split('\n').map(escapeForPrompt);
+    const all = preview.content.split('\n');
+    // 4 KiB of newlines would scroll the question away: a prompt shows a screenful at most.
+    const cut = preview.contentTruncated === true || all.length > MAX_CONTENT_LINES;
+    const lines = all.slice(0, MAX_CONTENT_LINES).map(escapeForPrompt);
     fields.push({
-      label: preview.contentTruncated === true ? 'content (start)' : 'content',
-      lines: preview.contentTruncated === true ? [...lines, CONTENT_CUT_MARKER] : lines,
+      label: cut ? 'content (start)' : 'content',
+      lines: cut ? [...lines, CONTENT_CUT_MARKER] : lines,
       block: true,
     });
   }

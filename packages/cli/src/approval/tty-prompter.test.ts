@@ -182,4 +182,21 @@ describe('createTtyPrompter', () => {
 
     expect(text).toContain('  server:  tickets\n  tool:    close^[[2K_all\n');
   });
+
+  it('shows at most a screenful of a write, then the cut marker', () => {
+    const text = renderPrompt({
+      toolId: 'write_file',
+      action: 'fs_write',
+      preview: {
+        path: 'a',
+        writeMode: 'replace',
+        byteCount: 2000,
+        content: '\n'.repeat(1999) + 'x',
+      },
+    });
+
+    expect(text.split('\n').length).toBeLessThan(50);
+    expect(text).toContain('  content (start):\n');
+    expect(text).toContain('    ✂ cut here: the rest of the text is not shown\nAllow?');
+  });
 });
