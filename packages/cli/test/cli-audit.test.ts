@@ -52,7 +52,7 @@ describe('toolhost call: audit log and non-interactive approval', () => {
     expect(events[1]).not.toHaveProperty('unredactedPreview');
   });
 
-  it('keeps a secret in write_file content out of the audit log', async () => {
+  it('logs a write_file approval as its path, mode and size: never its content', async () => {
     const secret = 'AKIAIOSFODNN7EXAMPLE';
     const log = join(ws.root, '..', 'audit-write.jsonl');
 
@@ -70,12 +70,20 @@ describe('toolhost call: audit log and non-interactive approval', () => {
     expect(run.code).toBe(0);
     const text = await readFile(log, 'utf8');
     expect(text).not.toContain(secret);
-    expect(
-      text
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line).event),
-    ).toEqual(['tool_call', 'approval_requested', 'approval_decided', 'tool_result']);
+    const events = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.map((event) => event.event)).toEqual([
+      'tool_call',
+      'approval_requested',
+      'approval_decided',
+      'tool_result',
+    ]);
+    // Not even the scrubbed start: the log outlives the decision, and the scrubber is best-effort.
+    // (The `tool_call` line is the caller's arguments, scrubbed, as it always was.)
+    expect(events[1].preview).toEqual({ path: 'creds.txt', writeMode: 'replace', byteCount: 40 });
+    expect(JSON.stringify(events[1])).not.toContain('aws_access_key_id');
   });
 
   it('never writes a file refused for lack of a terminal', async () => {

@@ -56,10 +56,26 @@ export interface ToolActionPreview {
   readonly destination?: string;
   /** process: the command string, scrubbed whole-string. */
   readonly command?: string;
-  /** egress: the target host only. */
+  /** egress: the target host only (an http URL's, or a search tool's configured endpoint's). */
   readonly host?: string;
   /** fs_write of an edit: its replacements as before/after from the args, scrubbed and capped. */
   readonly change?: string;
+  /** fs_write of a whole text (`write_file`): whether it replaces the file or is appended. */
+  readonly writeMode?: 'replace' | 'append';
+  /** fs_write of a whole text: its full length in UTF-8 bytes. */
+  readonly byteCount?: number;
+  /**
+   * fs_write of a whole text: its start, scrubbed before it is cut to at most
+   * `MAX_PREVIEW_CONTENT_BYTES` UTF-8 bytes, control characters shown escaped. Absent from
+   * `unredactedPreview`: nothing classifies by content, so no raw copy is handed around.
+   */
+  readonly content?: string;
+  /** True when `content` is only the start of the text. */
+  readonly contentTruncated?: boolean;
+  /** egress through MCP: the configured server's name, scrubbed. */
+  readonly server?: string;
+  /** egress through MCP: the tool called on that server, scrubbed. */
+  readonly tool?: string;
 }
 
 /** What the approval hook is asked. */
@@ -100,7 +116,12 @@ export type ConfirmActionHook = (
   signal?: AbortSignalLike,
 ) => Promise<ToolApprovalDecision>;
 
-/** The `approval_requested` event: the request without `unredactedPreview`. */
+/**
+ * The `approval_requested` event: the request without `unredactedPreview`. Its preview is the
+ * scrubbed, bounded one a person is shown, a write's start included: this is the live feed to the
+ * person's UI. A sink that keeps it for long chooses less (the CLI's audit log keeps a write's
+ * mode and size, never its text: the scrubber is best-effort and a log outlives the decision).
+ */
 export interface ToolApprovalRequestedEvent {
   readonly toolId: ToolId;
   readonly action: ToolActionClass;

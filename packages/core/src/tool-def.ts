@@ -22,6 +22,22 @@ export interface PolicyTarget {
    * scrubbed, capped before/after (`ToolActionPreview.change`), never read from the file.
    */
   readonly edits?: readonly PolicyTargetEdit[];
+  /**
+   * A write's full text (`write_file`): the approver sees its byte count and a scrubbed, capped
+   * start (`ToolActionPreview.content`), never more. Shown only; no policy judges it.
+   */
+  readonly content?: string;
+  /** Whether `content` replaces the file or is appended to it. */
+  readonly writeMode?: 'replace' | 'append';
+  /**
+   * A config-pinned endpoint's host only (`web_search`): shown to the approver, never judged by
+   * the http allowlist (the `search` egress policy governs it) and never the path or query.
+   */
+  readonly endpointHost?: string;
+  /** An MCP call's configured server name: shown to the approver. */
+  readonly server?: string;
+  /** The tool called on that MCP server: shown to the approver. */
+  readonly tool?: string;
 }
 
 /** One replacement of an edit, as the model sent it. */

@@ -8,6 +8,8 @@ import type {
 /**
  * What the embedder is told when a governed call waits for a person: the awakeable's id (the
  * handle `resolveApproval` answers) and the scrubbed, secret-free preview — never the arguments.
+ * A write's preview holds its scrubbed start (at most 4 KiB): the person deciding must see what
+ * is written, and the journaled notice keeps no more than the scrubbed, bounded form.
  */
 export interface ApprovalNotice {
   readonly approvalId: string;

@@ -10,7 +10,7 @@ export class ApprovalCache {
     this.#tools.add(toolId);
   }
 
-  /** Remembers "always for this target" (path, command or host). */
+  /** Remembers "always for this target" (path, command, host, or MCP server and tool). */
   allowTarget(toolId: ToolId, action: ToolActionClass, target: ToolActionPreview): void {
     this.#targets.add(targetKey(toolId, action, target));
   }
@@ -29,7 +29,9 @@ export class ApprovalCache {
 
 // NUL-separated so no target can forge another tool's key.
 function targetKey(toolId: ToolId, action: ToolActionClass, target: ToolActionPreview): string {
-  // A move's destination is part of its target: "always a → b" never allows a → elsewhere.
+  // A move's destination is part of its target: "always a → b" never allows a → elsewhere; an
+  // MCP call's server and tool are too, so "always" for one MCP tool never allows another. A
+  // write's content is not: "always for this path" means whatever is written there.
   return [
     toolId,
     action,
@@ -37,5 +39,7 @@ function targetKey(toolId: ToolId, action: ToolActionClass, target: ToolActionPr
     target.command ?? '',
     target.host ?? '',
     target.destination ?? '',
+    target.server ?? '',
+    target.tool ?? '',
   ].join('\0');
 }

@@ -165,7 +165,26 @@ describe('createConfirmHook', () => {
     expect(again).toEqual({ outcome: 'approve' });
     expect(elsewhere.outcome).toBe('reject');
   });
+
+  it('remembers "always for this target" for one MCP server and tool only', async () => {
+    const prompter = scripted({ choice: 'always_target' }, { choice: 'no' }, { choice: 'no' });
+    const confirm = createConfirmHook({ mode: 'accept-edits', prompter, paths });
+
+    await confirm(mcp('tickets', 'list'));
+    const again = await confirm(mcp('tickets', 'list'));
+    const otherTool = await confirm(mcp('tickets', 'delete_all'));
+    const otherServer = await confirm(mcp('billing', 'list'));
+
+    expect(again).toEqual({ outcome: 'approve' });
+    expect(otherTool.outcome).toBe('reject');
+    expect(otherServer.outcome).toBe('reject');
+  });
 });
+
+function mcp(server: string, tool: string): ToolApprovalRequest {
+  const preview = { server, tool };
+  return { toolId: 'mcp_call', action: 'egress', preview, unredactedPreview: preview };
+}
 
 function move(source: string, destination: string): ToolApprovalRequest {
   const preview = { path: source, destination };

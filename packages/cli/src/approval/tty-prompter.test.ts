@@ -133,4 +133,70 @@ describe('createTtyPrompter', () => {
 
     expect(text).toContain('command: cat résumé/日本.md');
   });
+
+  it('shows a write as replace or append, its byte count and its scrubbed start, cut visibly', () => {
+    const text = renderPrompt({
+      toolId: 'write_file',
+      action: 'fs_write',
+      preview: {
+        path: 'notes.txt',
+        writeMode: 'append',
+        byteCount: 9000,
+        content: 'token: [redacted]\nnext\x1b[2J line',
+        contentTruncated: true,
+      },
+    });
+
+    expect(text).toContain(
+      [
+        '  path:    notes.txt',
+        '  write:   append 9000 bytes to the end of the file',
+        '  content (start):',
+        '    token: [redacted]',
+        '    next^[[2J line',
+        '    ✂ cut here: the rest of the text is not shown',
+      ].join('\n'),
+    );
+    expect(text).toContain('part of this target was redacted');
+    expect(text).not.toContain('\x1b');
+  });
+
+  it('says a whole write replaces the file, with no cut marker when nothing was cut', () => {
+    const text = renderPrompt({
+      toolId: 'write_file',
+      action: 'fs_write',
+      preview: { path: 'a', writeMode: 'replace', byteCount: 1, content: 'x' },
+    });
+
+    expect(text).toContain('  write:   replace the whole file with 1 byte\n  content:\n    x\n');
+    expect(text).not.toContain('cut here');
+    expect(text).not.toContain('redacted');
+  });
+
+  it('names an MCP call by server and tool, printed inert', () => {
+    const text = renderPrompt({
+      toolId: 'mcp_call',
+      action: 'egress',
+      preview: { server: 'tickets', tool: 'close\x1b[2K_all' },
+    });
+
+    expect(text).toContain('  server:  tickets\n  tool:    close^[[2K_all\n');
+  });
+
+  it('shows at most a screenful of a write, then the cut marker', () => {
+    const text = renderPrompt({
+      toolId: 'write_file',
+      action: 'fs_write',
+      preview: {
+        path: 'a',
+        writeMode: 'replace',
+        byteCount: 2000,
+        content: '\n'.repeat(1999) + 'x',
+      },
+    });
+
+    expect(text.split('\n').length).toBeLessThan(50);
+    expect(text).toContain('  content (start):\n');
+    expect(text).toContain('    ✂ cut here: the rest of the text is not shown\nAllow?');
+  });
 });

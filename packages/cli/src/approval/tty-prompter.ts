@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { AbortSignalLike } from '@toolhost/core';
 import type { ApprovalAnswer, ApprovalPrompt, ApprovalPrompter } from './approval-prompter.js';
+import { describePreviewFields, previewWasRedacted } from './describe-preview-fields.js';
 import { escapeForPrompt } from './escape-for-prompt.js';
 
 /** Streams the prompt talks through: stderr for the question, stdin for the answer. */
@@ -49,18 +50,15 @@ export function renderPrompt(prompt: ApprovalPrompt): string {
   const lines = [
     `\ntoolhost: ${escapeForPrompt(prompt.toolId)} wants to ${ACTION_LABELS[prompt.action]}`,
   ];
-  const { path, destination, change, command, host } = prompt.preview;
-  if (path !== undefined) lines.push(`  path:    ${escapeForPrompt(path)}`);
-  if (destination !== undefined) lines.push(`  to:      ${escapeForPrompt(destination)}`);
-  // The edit's before/after, one escaped line each: a newline inside one cannot fake a prompt line.
-  if (change !== undefined) {
-    lines.push('  change:', ...change.split('\n').map((line) => `    ${escapeForPrompt(line)}`));
+  // Multi-line values (an edit's before/after, a write's content) go under their label, one
+  // escaped line each: a newline inside one cannot fake a prompt line.
+  for (const { label, lines: values, block } of describePreviewFields(prompt.preview)) {
+    if (block) lines.push(`  ${label}:`, ...values.map((line) => `    ${line}`));
+    else lines.push(...values.map((line) => `  ${`${label}:`.padEnd(9)}${line}`));
   }
-  if (command !== undefined) lines.push(`  command: ${escapeForPrompt(command)}`);
-  if (host !== undefined) lines.push(`  host:    ${escapeForPrompt(host)}`);
   if (prompt.note !== undefined) lines.push(`  (${prompt.note})`);
   // A model can shape a target so the scrub hides it; say so instead of looking "protected".
-  if (Object.values(prompt.preview).some((field) => field?.includes('[redacted]') === true)) {
+  if (previewWasRedacted(prompt.preview)) {
     lines.push('  (part of this target was redacted as secret-shaped: you cannot see all of it)');
   }
   lines.push(

@@ -1,10 +1,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ToolActionPreview } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
 
 import { createElicitationPrompter } from './elicitation-prompter.js';
 
 // What the MCP client's human is shown: the message `elicitation/create` carries.
-async function shownFor(preview: Record<string, string>): Promise<string> {
+async function shownFor(preview: ToolActionPreview): Promise<string> {
   let message = '';
   const server = {
     elicitInput: async (params: { readonly message: string }) => {
@@ -33,6 +34,36 @@ describe('createElicitationPrompter', () => {
 
     expect(message).toContain('path: a.ts\nchange:\n  - a\n  + b\\u202E^Mpath: evil');
     expect(message.split('\n').filter((line) => line.startsWith('path:'))).toHaveLength(1);
+  });
+
+  it('shows a write as its mode, byte count and scrubbed start, with the cut marked', async () => {
+    const message = await shownFor({
+      path: 'a.txt',
+      writeMode: 'replace',
+      byteCount: 5000,
+      content: 'key = [redacted]\npath: evil\u202e',
+      contentTruncated: true,
+    });
+
+    expect(message).toContain(
+      [
+        'path: a.txt',
+        'write: replace the whole file with 5000 bytes',
+        'content (start):',
+        '  key = [redacted]',
+        '  path: evil\\u202E',
+        '  ✂ cut here: the rest of the text is not shown',
+      ].join('\n'),
+    );
+    expect(message).toContain('part of this target was redacted');
+    expect(message.split('\n').filter((line) => line.startsWith('path:'))).toHaveLength(1);
+  });
+
+  it('names an MCP call by server and tool, and a search by its host', async () => {
+    expect(await shownFor({ server: 'tickets', tool: 'close' })).toContain(
+      'server: tickets\ntool: close',
+    );
+    expect(await shownFor({ host: 'search.example' })).toContain('host: search.example');
   });
 
   it('sends nothing when its request was withdrawn before it was made', async () => {

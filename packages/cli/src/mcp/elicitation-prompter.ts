@@ -6,6 +6,7 @@ import type {
   ApprovalPrompt,
   ApprovalPrompter,
 } from '../approval/approval-prompter.js';
+import { describePreviewFields, previewWasRedacted } from '../approval/describe-preview-fields.js';
 import { escapeForPrompt } from '../approval/escape-for-prompt.js';
 
 const CHOICES = {
@@ -69,16 +70,14 @@ export function createElicitationPrompter(
 // The client shows this text to its human as is: a model-controlled newline could fake a line and
 // a bidi override could reverse one, so each value is escaped exactly as in the terminal prompt.
 function describePrompt(prompt: ApprovalPrompt): string {
-  const { path, destination, change, command, host } = prompt.preview;
-  const target = [
-    path === undefined ? undefined : `path: ${escapeForPrompt(path)}`,
-    destination === undefined ? undefined : `to: ${escapeForPrompt(destination)}`,
-    change === undefined
-      ? undefined
-      : ['change:', ...change.split('\n').map((line) => `  ${escapeForPrompt(line)}`)].join('\n'),
-    command === undefined ? undefined : `command: ${escapeForPrompt(command)}`,
-    host === undefined ? undefined : `host: ${escapeForPrompt(host)}`,
-  ].filter((line) => line !== undefined);
+  const target = describePreviewFields(prompt.preview).map(({ label, lines, block }) =>
+    block
+      ? [`${label}:`, ...lines.map((line) => `  ${line}`)].join('\n')
+      : lines.map((line) => `${label}: ${line}`).join('\n'),
+  );
+  if (previewWasRedacted(prompt.preview)) {
+    target.push('(part of this target was redacted as secret-shaped: you cannot see all of it)');
+  }
   return [
     `toolhost: allow ${escapeForPrompt(prompt.toolId)} (${prompt.action})?`,
     ...target,

@@ -5,7 +5,6 @@ import {
   createToolRegistry,
   redactLeaf,
   type AnyToolDef,
-  type ToolActionPreview,
   type ToolDispatchContext,
   type ToolHost,
   type ToolId,
@@ -21,6 +20,7 @@ import { CliUsageError } from '../cli-error.js';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
+import { pickLoggedPreview } from '../approval/pick-preview.js';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import { openAuditLog, type AuditLog } from '../audit/audit-log.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
@@ -230,7 +230,7 @@ async function assemble(
             audit?.write('approval_requested', {
               toolId: event.toolId,
               action: event.action,
-              preview: pickPreview(event.preview),
+              preview: pickLoggedPreview(event.preview),
             }),
         },
         limits: settings.limits,
@@ -251,15 +251,6 @@ async function assemble(
         }
       }
     },
-  };
-}
-
-function pickPreview(preview: ToolActionPreview): ToolActionPreview {
-  const { path, command, host } = preview;
-  return {
-    ...(path === undefined ? {} : { path }),
-    ...(command === undefined ? {} : { command }),
-    ...(host === undefined ? {} : { host }),
   };
 }
 

@@ -125,6 +125,14 @@ describe.skipIf(!hasChromium)('the control tower in a real browser', () => {
     await expect
       .poll(() => page.locator('#announcer').textContent())
       .toMatch(/write_file is waiting/u);
+    // What will be written, before it is: the mode, the size and the text itself, as text.
+    expect(await card.locator('.preview').textContent()).toContain(
+      'replace the whole file with 23 bytes',
+    );
+    expect(await card.locator('pre.preview-content').textContent()).toBe(
+      'written after approval\n',
+    );
+    expect(await card.locator('.preview-cut').count()).toBe(0);
     const row = page.locator('#calls-body tr[data-verdict="waiting"]', { hasText: 'approved.txt' });
     const rowSession = await row.locator('.cell-session').getAttribute('title');
     expect(rowSession).toMatch(/^[0-9a-f-]{36}$/u);
@@ -142,6 +150,24 @@ describe.skipIf(!hasChromium)('the control tower in a real browser', () => {
     );
     await card.waitFor({ state: 'detached' });
     await page.screenshot({ path: path.join(ARTIFACTS, 'approved.png'), fullPage: true });
+  });
+
+  it('shows a long write as its scrubbed start with a visible cut, the secret redacted', async () => {
+    const token = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A';
+    const content = `token=${token}\n` + 'filler line of the file\n'.repeat(400);
+    const pending = call('write_file', { path: 'long.txt', content, append: true });
+
+    const card = page.locator('#approvals-list li.approval', { hasText: 'long.txt' });
+    await card.waitFor();
+    const shown = await card.textContent();
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await pending;
+
+    expect(shown).toContain(`append ${content.length} bytes to the end of the file`);
+    expect(shown).toContain('content (start)');
+    expect(shown).toContain('token=[redacted]');
+    expect(shown).toContain('✂ cut here');
+    expect(shown).not.toContain(token.slice(4, 12));
   });
 
   it('shows an attacker-chosen preview as text, never as markup', async () => {

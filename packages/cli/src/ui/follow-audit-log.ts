@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { redactKey, redactLeaf, redactText } from '@toolhost/core';
+import { redactKey, redactLeaf, redactText, type ToolActionPreview } from '@toolhost/core';
 import type { ApprovalDecider } from '../approval/approval-decided-by.js';
 import { safeToolName } from '../commands/safe-tool-name.js';
 import type { UiEventHub } from './ui-event-hub.js';
@@ -179,14 +179,32 @@ function toUiEvent(line: string, openCalls: OpenCalls): UiEventInput | undefined
   }
 }
 
-function redactPreview(preview: unknown): Record<string, string> {
+// The fields the audit log writes (`pickLoggedPreview`), each checked for its type: a line from
+// another process is data, and a `content` in it is not one this log ever wrote.
+function redactPreview(preview: unknown): ToolActionPreview {
   if (typeof preview !== 'object' || preview === null) return {};
+  const fields = preview as Record<string, unknown>;
   const shown: Record<string, string> = {};
-  for (const key of ['path', 'destination', 'command', 'host', 'change'] as const) {
-    const value = (preview as Record<string, unknown>)[key];
+  for (const key of [
+    'path',
+    'destination',
+    'command',
+    'host',
+    'change',
+    'server',
+    'tool',
+  ] as const) {
+    const value = fields[key];
     if (typeof value === 'string') shown[key] = redact(value);
   }
-  return shown;
+  const { writeMode, byteCount } = fields;
+  return {
+    ...shown,
+    ...(writeMode === 'replace' || writeMode === 'append' ? { writeMode } : {}),
+    ...(typeof byteCount === 'number' && Number.isSafeInteger(byteCount) && byteCount >= 0
+      ? { byteCount }
+      : {}),
+  };
 }
 
 // Keys as well as leaves, and a leaf with its key: a line written by another process (or an

@@ -29,7 +29,13 @@ describe('toolhost ui --audit-log', () => {
         line('approval_requested', {
           toolId: 'write_file',
           action: 'fs_write',
-          preview: { path: `d/${PLANTED_SECRET}` },
+          // What the log writes (mode and size), and a `content` it never writes, dropped.
+          preview: {
+            path: `d/${PLANTED_SECRET}`,
+            writeMode: 'append',
+            byteCount: 12,
+            content: 'not from this log',
+          },
         }),
         line('approval_decided', {
           toolId: 'write_file',
@@ -86,6 +92,10 @@ describe('toolhost ui --audit-log', () => {
     ]);
     expect(new Set(events.map((event) => event.callId)).size).toBe(1);
     expect(JSON.stringify(events)).not.toContain(PLANTED_SECRET);
+    expect(events[1]).toMatchObject({
+      preview: { path: 'd/[redacted]', writeMode: 'append', byteCount: 12 },
+    });
+    expect(events[1]).not.toHaveProperty('preview.content');
     expect(events[2]).toMatchObject({ outcome: 'denied', by: 'page' });
     expect(events[2]).toHaveProperty('reason', expect.stringMatching(/^not with .+ in it$/u));
     expect(events[3]).toMatchObject({ success: false, errorCode: 'tool_denied' });

@@ -39,6 +39,22 @@ describe('withUiEvents', () => {
     expect(shown).toContain('[redacted]');
   });
 
+  it("shows the page a write's mode, size and scrubbed start, cut at the cap", () => {
+    const [asked] = run.hub.recent().filter((event) => event.step === 'approval_requested');
+
+    expect(asked).toMatchObject({
+      preview: {
+        path: 'notes/[redacted].txt',
+        writeMode: 'replace',
+        byteCount: 'token='.length + PLANTED_SECRET.length + 1 + 400 * 20,
+        contentTruncated: true,
+      },
+    });
+    const content = asked?.step === 'approval_requested' ? asked.preview.content : undefined;
+    expect(content?.startsWith('token=[redacted]\nline of filler text\n')).toBe(true);
+    expect(content?.length).toBeLessThanOrEqual(4096);
+  });
+
   it('shows the input and output as the engine projected them, and the spill by id only', () => {
     const read = results(run.hub.recent()).find((event) => event.toolId === 'read_file');
 

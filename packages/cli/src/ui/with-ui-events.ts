@@ -13,6 +13,7 @@ import {
   type ToolRegistry,
 } from '@toolhost/core';
 import { decidedBy, type ApprovalDecider } from '../approval/approval-decided-by.js';
+import { pickShownPreview } from '../approval/pick-preview.js';
 import { shownToolId } from '../commands/shown-tool-id.js';
 import type { UiEventHub } from './ui-event-hub.js';
 import type { UiSpill } from './ui-event.js';
@@ -115,17 +116,10 @@ function observeApproval(
     approval: {
       ...(confirm === undefined ? {} : { confirm }),
       emitApprovalRequested: (event) => {
-        const { path, destination, command, host, change } = event.preview;
         report({
           step: 'approval_requested',
           action: event.action,
-          preview: {
-            ...(path === undefined ? {} : { path }),
-            ...(destination === undefined ? {} : { destination }),
-            ...(command === undefined ? {} : { command }),
-            ...(host === undefined ? {} : { host }),
-            ...(change === undefined ? {} : { change }),
-          },
+          preview: pickShownPreview(event.preview),
         });
         approval.emitApprovalRequested?.(event);
       },

@@ -1,4 +1,5 @@
 import type { PolicyTargetEdit } from '../tool-def.js';
+import { escapeControls } from './escape-controls.js';
 
 /** The longest `change` an approver is shown, in UTF-16 code units (the marker included). */
 export const MAX_CHANGE_PREVIEW_LENGTH = 4096;
@@ -36,14 +37,6 @@ function side(prefix: string, text: string, scrub: (text: string) => string): st
     .split('\n')
     .map((line) => prefix + escapeControls(line.endsWith('\r') ? line.slice(0, -1) : line))
     .join('\n');
-}
-
-function escapeControls(line: string): string {
-  return line.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 // Cut on a code-point boundary: a lone surrogate would render as garbage or fail to encode.

@@ -21,6 +21,11 @@ export function policyTargetOf(tool: AnyToolDef, args: unknown): PolicyTarget | 
     path?: string;
     destination?: string;
     edits?: readonly PolicyTargetEdit[];
+    content?: string;
+    writeMode?: 'replace' | 'append';
+    endpointHost?: string;
+    server?: string;
+    tool?: string;
   } = {};
   if (typeof target.command === 'string') copy.command = target.command;
   if (Array.isArray(target.argv)) copy.argv = Object.freeze(target.argv.map(String));
@@ -28,6 +33,13 @@ export function policyTargetOf(tool: AnyToolDef, args: unknown): PolicyTarget | 
   if (typeof target.path === 'string') copy.path = target.path;
   if (typeof target.destination === 'string') copy.destination = target.destination;
   if (Array.isArray(target.edits)) copy.edits = copyEdits(tool, target.edits);
+  if (typeof target.content === 'string') copy.content = target.content;
+  if (target.writeMode === 'replace' || target.writeMode === 'append') {
+    copy.writeMode = target.writeMode;
+  }
+  if (typeof target.endpointHost === 'string') copy.endpointHost = target.endpointHost;
+  if (typeof target.server === 'string') copy.server = target.server;
+  if (typeof target.tool === 'string') copy.tool = target.tool;
   return Object.freeze(copy);
 }
 

@@ -56,13 +56,16 @@ describe('mcp_call', () => {
     );
   });
 
-  it('is mcp egress without an allowlist target, governed as egress', () => {
+  it('is mcp egress whose target names only the server and tool, governed as egress', () => {
     expect(mcpCallTool.policy).toMatchObject({
       egress: 'mcp',
       spawnsProcess: false,
       fsScoped: false,
     });
-    expect(mcpCallTool.policyTarget).toBeUndefined();
+    expect(mcpCallTool.policyTarget?.({ server: 's', tool: 't', args: { k: 'v' } })).toEqual({
+      server: 's',
+      tool: 't',
+    });
     expect(approvalActionClass(mcpCallTool)).toBe('egress');
   });
 

@@ -23,6 +23,8 @@ export const mcpCallTool = defineTool({
   }),
   // No URL target: the server's URL is configured, and the MCP transport runs the SSRF floor.
   policy: { fsScoped: false, spawnsProcess: false, egress: 'mcp', requiresGateApproval: false },
+  // Names only, for the approver: the arguments are model data and may carry anything.
+  policyTarget: (args) => ({ server: args.server, tool: args.tool }),
   async dispatch(args, host, ctx) {
     const mcp = requireArm(ID, host.mcp, 'mcp');
     return mcp.call(

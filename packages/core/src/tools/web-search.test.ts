@@ -157,14 +157,20 @@ describe('web_search', () => {
     });
   });
 
-  it('is search egress with no URL target, governed as egress', () => {
+  it('is search egress whose target is the endpoint host only, governed as egress', () => {
     expect(webSearchTool.policy).toEqual({
       fsScoped: false,
       spawnsProcess: false,
       egress: 'search',
       requiresGateApproval: false,
     });
-    expect(webSearchTool.policyTarget).toBeUndefined();
+    const target = webSearchTool.policyTarget?.({
+      query: 'q',
+      maxResults: 5,
+      endpoint: 'https://Search.Example/api/v1?key=k',
+    });
+    // No url: the http allowlist must not judge a config-pinned endpoint.
+    expect(target).toEqual({ endpointHost: 'search.example' });
     expect(approvalActionClass(webSearchTool)).toBe('egress');
   });
 

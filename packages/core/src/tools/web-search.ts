@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { requireArm } from '../dispatch/require-arm.js';
 import { ToolExecutionError } from '../errors.js';
+import { parseUrl } from '../policy/parse-url.js';
 import { MAX_NAME_LENGTH, MAX_URL_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 import { normalizeSearchResponse, type SearchResult } from './web-search-normalize.js';
@@ -46,6 +47,11 @@ export const webSearchTool = defineTool({
   configOnlyParams: ['endpoint', 'credentialRef', 'provider', 'credentialHeader'],
   // No URL target: the endpoint is config-pinned, not model-chosen (egress `search` policy).
   policy: { fsScoped: false, spawnsProcess: false, egress: 'search', requiresGateApproval: false },
+  // Its host only, for the approver: the path and query (where a provider key can sit) stay out.
+  policyTarget: (args) => {
+    const host = parseUrl(args.endpoint)?.hostname;
+    return host === undefined || host === '' ? {} : { endpointHost: host };
+  },
   async dispatch(args, host, ctx): Promise<{ results: SearchResult[] }> {
     const egress = requireArm(ID, host.egress, 'egress');
     const response = await egress.fetch(

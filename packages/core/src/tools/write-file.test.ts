@@ -56,13 +56,22 @@ describe('write_file', () => {
     expect(result).toEqual({ path: 'dir/a.txt', bytesWritten: 7 });
   });
 
-  it('is an fs write targeting the path and governed as fs_write', () => {
+  it('is an fs write targeting the path (with its text and mode) and governed as fs_write', () => {
     expect(writeFileTool.policy).toMatchObject({
       fsScoped: true,
       fsWrite: true,
       spawnsProcess: false,
     });
-    expect(writeFileTool.policyTarget?.({ path: 'p', content: '' })).toEqual({ path: 'p' });
+    expect(writeFileTool.policyTarget?.({ path: 'p', content: 'c' })).toEqual({
+      path: 'p',
+      content: 'c',
+      writeMode: 'replace',
+    });
+    expect(writeFileTool.policyTarget?.({ path: 'p', content: '', append: true })).toEqual({
+      path: 'p',
+      content: '',
+      writeMode: 'append',
+    });
     expect(approvalActionClass(writeFileTool)).toBe('fs_write');
   });
 

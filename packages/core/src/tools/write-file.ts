@@ -20,7 +20,12 @@ export const writeFileTool = defineTool({
     createDirs: z.boolean().optional().describe('Create missing parent directories.'),
   }),
   policy: { fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false },
-  policyTarget: (args) => ({ path: args.path }),
+  // The text rides along so the approver sees what is written, not just where (scrubbed, capped).
+  policyTarget: (args) => ({
+    path: args.path,
+    content: args.content,
+    writeMode: args.append === true ? 'append' : 'replace',
+  }),
   async dispatch(args, host, ctx) {
     const fs = requireArm(ID, host.fs, 'fs');
     // A read-only host omits writeFile: a host gap, not something the model can fix.

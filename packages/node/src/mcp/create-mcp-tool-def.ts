@@ -30,6 +30,8 @@ export function createMcpToolDef(
       requiresGateApproval: false,
     }),
     parseArgs: (raw) => validate(raw),
+    // Names only, for the approver (as `mcp_call` shows them): the arguments may carry anything.
+    policyTarget: () => ({ server, tool: tool.name }),
     async dispatch(args, host, ctx) {
       // Through the seam, never a captured client: the registry's host decides what is wired.
       if (host.mcp === undefined) throw new ToolUnavailableError(id, 'mcp');

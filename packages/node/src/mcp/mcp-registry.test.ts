@@ -64,6 +64,39 @@ describe('MCP tools through createToolRegistry', () => {
     expect(classifyToolError(error)).toBe('correctable');
   });
 
+  it.each([
+    ['a discovered tool', { name: 'mcp_fx_echo', args: { text: 'an-argument-value' } }],
+    [
+      'mcp_call',
+      {
+        name: 'mcp_call',
+        args: { server: 'fx', tool: 'echo', args: { text: 'an-argument-value' } },
+      },
+    ],
+  ])(
+    'asks approval for %s naming its server and tool, never its arguments',
+    async (_case, call) => {
+      const asked: unknown[] = [];
+      await registry.dispatch(
+        { id: '5', ...call },
+        {
+          ...context(),
+          approval: {
+            emitApprovalRequested: (event) => asked.push(event),
+            confirm: async (request) => {
+              asked.push(request.preview, request.unredactedPreview);
+              return { outcome: 'approve' };
+            },
+          },
+        },
+      );
+
+      expect(asked[1]).toEqual({ server: 'fx', tool: 'echo' });
+      expect(asked[2]).toEqual({ server: 'fx', tool: 'echo' });
+      expect(JSON.stringify(asked)).not.toContain('an-argument-value');
+    },
+  );
+
   it('routes an abort to the cancel path', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);

@@ -62,6 +62,8 @@ main:focus { outline: none; }
 .preview dt { color: var(--muted); }
 .preview dd { margin: 0; overflow-wrap: anywhere; }
 .preview pre { margin: 0; white-space: pre-wrap; }
+.preview pre.preview-content { max-height: 16rem; overflow: auto; }
+.preview-cut { margin: 0.2rem 0 0; color: var(--muted); font-style: italic; }
 .note { margin: 0 0 0.4rem; color: var(--wait); font-weight: 600; }
 .deadline { margin: 0 0 0.5rem; color: var(--muted); font-size: 0.85rem; }
 .reason-label { display: block; font-size: 0.85rem; color: var(--muted); margin-bottom: 0.2rem; }

@@ -1,14 +1,41 @@
 // The pending approvals: a card per waiting call, its countdown, and the page's answer.
 // Part of /ui.js (see ui-page-script.ts): plain browser JS inside the page's one closure.
 export const UI_SCRIPT_APPROVALS = `
+  // Each value goes in as DOM text (el sets textContent), never as markup. A write says first
+  // whether it replaces the file or appends to it, then how much, then its scrubbed start.
   function describePreview(list, previewValue) {
-    ['path', 'destination', 'command', 'host', 'change'].forEach(function (key) {
-      if (previewValue[key] === undefined) return;
-      list.appendChild(el('dt', '', key));
+    var rows = [
+      ['path', previewValue.path],
+      ['destination', previewValue.destination],
+      ['write', describeWrite(previewValue)],
+      ['change', previewValue.change],
+      ['content', previewValue.content],
+      ['command', previewValue.command],
+      ['host', previewValue.host],
+      ['server', previewValue.server],
+      ['tool', previewValue.tool],
+    ];
+    rows.forEach(function (row) {
+      var key = row[0];
+      if (typeof row[1] !== 'string') return;
+      var cut = key === 'content' && previewValue.contentTruncated === true;
+      list.appendChild(el('dt', '', cut ? 'content (start)' : key));
       var value = el('dd', '');
-      value.appendChild(el(key === 'change' ? 'pre' : 'code', 'preview-value', previewValue[key]));
+      var block = key === 'change' || key === 'content';
+      value.appendChild(el(block ? 'pre' : 'code', 'preview-value preview-' + key, row[1]));
+      if (cut) value.appendChild(el('p', 'preview-cut', '✂ cut here: the rest of the text is not shown'));
       list.appendChild(value);
     });
+  }
+
+  function describeWrite(previewValue) {
+    var mode = previewValue.writeMode;
+    var count = previewValue.byteCount;
+    if (mode === undefined && count === undefined) return undefined;
+    var size = typeof count === 'number' ? count + (count === 1 ? ' byte' : ' bytes') : 'text';
+    return mode === 'append'
+      ? 'append ' + size + ' to the end of the file'
+      : 'replace the whole file with ' + size;
   }
 
   function renderPendingCount() {
