@@ -112,7 +112,8 @@ export {
   UNKNOWN_TOOL_MESSAGE,
 } from './dispatch/project-events.js';
 export { secretArgTopKeys } from './dispatch/secret-arg-top-keys.js';
-export { MAX_PREVIEW_CONTENT_BYTES } from './dispatch/content-preview.js';
+export { MAX_PREVIEW_CONTENT_BYTES, previewContent } from './dispatch/content-preview.js';
+export type { ContentPreview } from './dispatch/content-preview.js';
 export { redactSecretShapedText } from './redact/redact-secret-shaped-text.js';
 export { redactText } from './redact/redact-text.js';
 export {

@@ -1,4 +1,5 @@
 import {
+  MAX_PREVIEW_CONTENT_BYTES,
   createToolRegistry,
   defineTool,
   ToolExecutionError,
@@ -54,6 +55,21 @@ describe('withAudit', () => {
       { event: 'tool_call', payload: { toolId: 'echo', toolInput: { text: 'hi' } } },
       { event: 'tool_result', payload: expect.objectContaining({ toolId: 'echo', success: true }) },
     ]);
+  });
+
+  it('keeps a long argument only as its redacted, bounded start', async () => {
+    const audit = recorder();
+    const registry = withAudit(createToolRegistry({ tools: [echo], host: {} }), audit);
+    const secret = 'ghp_' + 'A'.repeat(36);
+    const text = `key=${secret}\n${'x'.repeat(1024 * 1024)}`;
+
+    await registry.dispatch({ id: '1', name: 'echo', args: { text } }, ctx);
+
+    const logged = (audit.lines[0]?.payload as { toolInput: { text: string } }).toolInput.text;
+    expect(logged.startsWith('key=[redacted]\n')).toBe(true);
+    expect(logged.endsWith(`…[cut: ${text.length} bytes]`)).toBe(true);
+    expect(Buffer.byteLength(logged)).toBeLessThan(MAX_PREVIEW_CONTENT_BYTES + 64);
+    expect(JSON.stringify(audit.lines)).not.toContain(secret);
   });
 
   it('never logs the value of a secret-tainted key, which the pipeline then refuses', async () => {

@@ -10,6 +10,7 @@ import {
 import { decidedBy } from '../approval/approval-decided-by.js';
 import { shownToolId } from '../commands/shown-tool-id.js';
 import type { AuditLog } from './audit-log.js';
+import { boundAuditInput } from './bound-audit-input.js';
 
 /** The longest decision reason the log keeps (a page's own deny reason is bounded the same). */
 export const MAX_AUDIT_REASON_CHARS = 500;
@@ -19,7 +20,8 @@ export const MAX_AUDIT_REASON_CHARS = 500;
  * calls it (`toolhost call` or an MCP client through `toolhost serve`), and `approval_decided`
  * once its approval gate answered (whichever gate the caller put in the context: the terminal's,
  * serve's elicitation or the control tower's page). Only secret-free data: the caller's
- * arguments minus config-only keys (string leaves are scrubbed again by the log), the engine's
+ * arguments minus config-only keys, each long string cut to its redacted start
+ * (`boundAuditInput`; every string leaf is scrubbed again by the log), the engine's
  * result projection, a decision's outcome, decider and redacted reason, or a failure's code and
  * fixed reason.
  */
@@ -33,7 +35,9 @@ export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry
       const toolId = shownToolId(registry, call.name);
       audit.write('tool_call', {
         toolId,
-        toolInput: projectInput(call.args, registry.get(call.name), ctx.secretArgKeys),
+        toolInput: boundAuditInput(
+          projectInput(call.args, registry.get(call.name), ctx.secretArgKeys),
+        ),
       });
       try {
         const outcome = await registry.dispatch(call, auditApproval(ctx, toolId, audit));
