@@ -61,6 +61,7 @@ describe('compileInputSchema against a hostile MCP server', () => {
     expect(arm.report.skipped).toContainEqual({
       server: 'fx',
       tool: 'backref_pattern',
+      id: 'mcp_fx_backref_pattern',
       reason: 'invalid_schema',
     });
   });

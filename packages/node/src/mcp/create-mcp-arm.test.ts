@@ -55,7 +55,6 @@ describe('createMcpArm against the fixture server', () => {
 
     expect(ids).toEqual([
       'mcp_fx_echo',
-      'mcp_fx_dup_name',
       'mcp_fx_fails',
       'mcp_fx_crash',
       'mcp_fx_slow',
@@ -68,19 +67,31 @@ describe('createMcpArm against the fixture server', () => {
     ]);
   });
 
-  it('skips a colliding name and reports it instead of shadowing the first', () => {
+  it('skips both tools of a colliding id and reports each, never registering either', async () => {
+    expect(arm.report.skipped).toContainEqual({
+      server: 'fx',
+      tool: 'dup.name',
+      id: 'mcp_fx_dup_name',
+      reason: 'collision',
+    });
     expect(arm.report.skipped).toContainEqual({
       server: 'fx',
       tool: 'dup_name',
+      id: 'mcp_fx_dup_name',
       reason: 'collision',
     });
-    expect(tool('mcp_fx_dup_name').description).toContain('First of two');
+    expect(arm.tools.some((candidate) => candidate.id === 'mcp_fx_dup_name')).toBe(false);
+    // Nor does mcp_call reach either by its server name.
+    await expect(
+      arm.capability.call({ server: 'fx', tool: 'dup_name', args: {} }),
+    ).rejects.toMatchObject({ reason: 'unknown_tool' });
   });
 
   it('drops a tool whose schema cannot be compiled, with a reason', () => {
     expect(arm.report.skipped).toContainEqual({
       server: 'fx',
       tool: 'bad_schema',
+      id: 'mcp_fx_bad_schema',
       reason: 'invalid_schema',
     });
   });
@@ -90,6 +101,7 @@ describe('createMcpArm against the fixture server', () => {
     expect(arm.report.skipped).toContainEqual({
       server: 'quick',
       tool: 'echo',
+      id: 'mcp_quick_echo',
       reason: 'not_allowlisted',
     });
   });
@@ -359,3 +371,37 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+describe('createMcpArm with ids that collide across servers', () => {
+  it('skips the id on both servers: `docs` + `search_query` and `docs_search` + `query`', async () => {
+    const arm = await createMcpArm({
+      servers: {
+        docs: fixtureServerDeclaration({
+          env: { FIXTURE_EXTRA_TOOL: 'search_query' },
+          tools: ['search_query', 'echo'],
+        }),
+        docs_search: fixtureServerDeclaration({
+          env: { FIXTURE_EXTRA_TOOL: 'query' },
+          tools: ['query'],
+        }),
+      },
+    });
+    try {
+      expect(arm.tools.map((candidate) => candidate.id)).toEqual(['mcp_docs_echo']);
+      expect(arm.report.skipped.filter((entry) => entry.reason === 'collision')).toEqual([
+        { server: 'docs', tool: 'search_query', id: 'mcp_docs_search_query', reason: 'collision' },
+        { server: 'docs_search', tool: 'query', id: 'mcp_docs_search_query', reason: 'collision' },
+      ]);
+      for (const [server, name] of [
+        ['docs', 'search_query'],
+        ['docs_search', 'query'],
+      ] as const) {
+        await expect(arm.capability.call({ server, tool: name, args: {} })).rejects.toMatchObject({
+          reason: 'unknown_tool',
+        });
+      }
+    } finally {
+      await arm.close();
+    }
+  });
+});

@@ -35,6 +35,8 @@ export interface McpArmReport {
     readonly server: string;
     /** The server's tool name, made printable and bounded. */
     readonly tool: string;
+    /** The id it would have had (`collision`: the id it shares with another tool). */
+    readonly id: string;
     readonly reason: McpSkipReason;
   }[];
 }
@@ -71,27 +73,25 @@ export async function createMcpArm(options: McpArmOptions): Promise<McpArm> {
       outcome: await connectAndList(name, declaration, resolved.connectTimeoutMs, resolved),
     })),
   );
-  const takenIds = new Set(resolved.reservedIds);
   const live = new Map<string, LiveServer>();
   const tools: AnyToolDef[] = [];
   const servers: McpArmReport['servers'][number][] = [];
   const skipped: McpArmReport['skipped'][number][] = [];
-  // Ids are claimed in declaration order, so which duplicate wins never depends on timing.
+  const candidates = candidatesOf(attempts, skipped);
+  const ambiguous = ambiguousIds(candidates, resolved.reservedIds);
+  // Ids are claimed in declaration order, so the registry's order never depends on timing.
   for (const { name, declaration, outcome } of attempts) {
     if ('failure' in outcome) {
       servers.push({ name, status: 'failed', reason: outcome.failure, toolCount: 0 });
       continue;
     }
     const serverTools = new Map<string, DiscoveredTool>();
-    for (const tool of outcome.tools) {
+    for (const { tool, id } of candidates.get(name) ?? []) {
       const skip = (reason: McpSkipReason) =>
-        skipped.push({ server: name, tool: printable(tool.name), reason });
-      if (declaration.tools !== undefined && !declaration.tools.includes(tool.name)) {
-        skip('not_allowlisted');
-        continue;
-      }
-      const id = toMcpToolId(name, tool.name);
-      if (takenIds.has(id) || serverTools.has(tool.name)) {
+        skipped.push({ server: name, tool: printable(tool.name), id, reason });
+      // An id two tools would share reaches neither: a grant for it names no one tool, and
+      // arguments meant for one must never reach the other.
+      if (ambiguous.has(id)) {
         skip('collision');
         continue;
       }
@@ -100,7 +100,6 @@ export async function createMcpArm(options: McpArmOptions): Promise<McpArm> {
         skip('invalid_schema');
         continue;
       }
-      takenIds.add(id);
       serverTools.set(tool.name, { id, validate });
       tools.push(createMcpToolDef({ id, server: name, tool, validate }) as AnyToolDef);
     }
@@ -164,6 +163,54 @@ async function connectAndList(
     await connection.close();
     return { failure: 'list_failed' };
   }
+}
+
+interface Candidate {
+  readonly tool: Tool;
+  readonly id: ToolId;
+}
+
+// The allowlisted tools of every connected server with their ids, in listing order.
+function candidatesOf(
+  attempts: readonly {
+    readonly name: string;
+    readonly declaration: McpServerDeclaration;
+    readonly outcome: ConnectOutcome;
+  }[],
+  skipped: McpArmReport['skipped'][number][],
+): ReadonlyMap<string, readonly Candidate[]> {
+  const candidates = new Map<string, Candidate[]>();
+  for (const { name, declaration, outcome } of attempts) {
+    if ('failure' in outcome) continue;
+    const list: Candidate[] = [];
+    for (const tool of outcome.tools) {
+      const id = toMcpToolId(name, tool.name);
+      if (declaration.tools !== undefined && !declaration.tools.includes(tool.name)) {
+        skipped.push({ server: name, tool: printable(tool.name), id, reason: 'not_allowlisted' });
+        continue;
+      }
+      list.push({ tool, id });
+    }
+    candidates.set(name, list);
+  }
+  return candidates;
+}
+
+// Every id more than one candidate maps to (`docs` + `search_query` and `docs_search` + `query`;
+// two names that differ only where the id replaces characters), or a built-in's.
+function ambiguousIds(
+  candidates: ReadonlyMap<string, readonly Candidate[]>,
+  reserved: Iterable<string>,
+): ReadonlySet<ToolId> {
+  const seen = new Set<ToolId>(reserved);
+  const ambiguous = new Set<ToolId>();
+  for (const list of candidates.values()) {
+    for (const { id } of list) {
+      if (seen.has(id)) ambiguous.add(id);
+      seen.add(id);
+    }
+  }
+  return ambiguous;
 }
 
 function resolveCall(

@@ -81,6 +81,13 @@ const TOOLS: Tool[] = [
   },
 ];
 
+// FIXTURE_EXTRA_TOOL names one more tool (answers like `echo`): two servers can then be given
+// names whose ids collide (`docs` + `search_query`, `docs_search` + `query`).
+const extraTool = process.env.FIXTURE_EXTRA_TOOL;
+if (extraTool !== undefined) {
+  TOOLS.push({ name: extraTool, description: 'An extra tool.', inputSchema: { type: 'object' } });
+}
+
 const server = new Server({ name: 'fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
 
 server.setRequestHandler(ListToolsRequestSchema, (request) => {
@@ -93,6 +100,7 @@ server.setRequestHandler(ListToolsRequestSchema, (request) => {
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const args = request.params.arguments ?? {};
   switch (request.params.name) {
+    case extraTool:
     case 'echo':
       return { content: [{ type: 'text', text: String(args.text) }] };
     case 'fails':
