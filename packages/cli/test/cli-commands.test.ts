@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { createWorkspace, type Workspace } from './workspace.js';
@@ -128,6 +129,45 @@ describe('toolhost tools / doctor / serve', () => {
     expect(report.policy).toMatchObject({ mode: 'ask', fsScope: 'sandboxed' });
     const runCommand = report.tools.find((tool: { tool: string }) => tool.tool === 'run_command');
     expect(runCommand.refusals.join(' ')).toMatch(/allowedCommands .* empty/);
+  });
+
+  it('says which MCP ids are ambiguous, serving neither, in tools and doctor', async () => {
+    const repository = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+    const fixture = join(repository, 'packages/node/src/mcp/test-support/fixture-mcp-server.ts');
+    const server = (extra: string) => ({
+      command: process.execPath,
+      // By path: the server's cwd is the workspace, where no `tsx` package resolves.
+      args: ['--import', join(repository, 'node_modules/tsx/dist/loader.mjs'), fixture],
+      env: { FIXTURE_EXTRA_TOOL: extra },
+      tools: [extra, 'echo'],
+      readOnlyPaths: [repository],
+    });
+    const config = join(ws.root, 'toolhost.config.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        tools: ['mcp_docs_echo'],
+        mcpServers: { docs: server('search_query'), docs_search: server('query') },
+      }),
+    );
+
+    const tools = await run(['tools', '--config', config]);
+    const doctor = await run(['doctor', '--json', '--config', config]);
+
+    expect(tools.code).toBe(0);
+    expect(
+      tools.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual(['mcp_docs_echo']);
+    expect(tools.stderr).toContain(
+      'mcp_docs_search_query is ambiguous (docs/search_query, docs_search/query): none of them is served',
+    );
+    expect(doctor.code).toBe(0);
+    expect((JSON.parse(doctor.stdout) as { mcpCollisions: string[] }).mcpCollisions).toEqual([
+      expect.stringContaining('mcp_docs_search_query is ambiguous'),
+    ]);
   });
 
   it('doctor prints a human report', async () => {

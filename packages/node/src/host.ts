@@ -12,3 +12,4 @@ export type { SandboxAllowance, SandboxMode } from './process/sandbox/sandbox-op
 export type { ProcessBudgets } from './process/spawn-process.js';
 export { SqliteDriverMissingError, SqliteJournalError } from './journal/journal-errors.js';
 export type { SqliteEffectJournal } from './journal/sqlite-effect-journal-types.js';
+export type { McpArmReport } from './mcp/create-mcp-arm.js';

@@ -7,6 +7,7 @@ import {
 } from '@toolhost/node';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { describeMcpCollisions } from '../session/describe-mcp-collisions.js';
 import { describeMcpReach, type McpServerReach } from '../session/describe-mcp-reach.js';
 import { describeHostContainment } from '../session/describe-process-floors.js';
 import { openSession } from '../session/open-session.js';
@@ -66,6 +67,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
         nativeHelpers,
         containment,
         mcpReach: describeMcpReach(settings),
+        mcpCollisions: describeMcpCollisions(session.mcpReport),
         progress: 'elapsed time and the last output line, on a terminal stderr',
         policy: {
           grant: settings.grant,
@@ -112,6 +114,7 @@ type DoctorReport = {
   readonly nativeHelpers: NativeHelpers;
   readonly containment: ContainmentDescription | null;
   readonly mcpReach: readonly McpServerReach[];
+  readonly mcpCollisions: readonly string[];
   readonly policy: Record<string, unknown>;
   readonly tools: readonly ReturnType<typeof judgeTool>[];
   readonly notRegistered: readonly string[];
@@ -167,6 +170,7 @@ function renderDoctor(report: DoctorReport, settings: EffectiveSettings): string
     ...(report.mcpReach.length === 0
       ? []
       : ['mcp stdio servers may reach:', ...report.mcpReach.map((r) => `  ${renderMcpReach(r)}`)]),
+    ...report.mcpCollisions.map((line) => `mcp:        ${line}`),
     `progress:   ${String(report['progress'])}`,
     '',
     'effective policy:',

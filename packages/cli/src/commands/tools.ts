@@ -1,6 +1,7 @@
 import { toProviderTools, type ToolProvider } from '@toolhost/core';
 import { Option, type Command } from 'commander';
 import { EXIT_CODES } from '../exit-codes.js';
+import { describeMcpCollisions } from '../session/describe-mcp-collisions.js';
 import { openSession } from '../session/open-session.js';
 import { printJson, type CliIo } from './cli-io.js';
 import {
@@ -36,6 +37,10 @@ export function registerTools(program: Command, io: CliIo, setExit: (code: numbe
       // Listing dispatches nothing: no arm is built (MCP discovery still runs for an mcp_ grant).
       const session = await openSession({ settings, dispatchable: [] });
       try {
+        // On stderr: stdout stays the listing (or the JSON) a script reads.
+        for (const line of describeMcpCollisions(session.mcpReport)) {
+          io.stderr.write(`toolhost tools: mcp: ${line}\n`);
+        }
         const tools = session.grantedTools;
         if (options.provider !== undefined) {
           printJson(io, toProviderTools(tools, toToolProvider(options.provider)));

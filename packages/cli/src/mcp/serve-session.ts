@@ -6,6 +6,7 @@ import {
   renderSandboxOffNotice,
 } from '../commands/render-floors.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
+import { describeMcpCollisions } from '../session/describe-mcp-collisions.js';
 import { describeMcpReach } from '../session/describe-mcp-reach.js';
 import { describeHostContainment } from '../session/describe-process-floors.js';
 import { openSession, type Session } from '../session/open-session.js';
@@ -97,7 +98,7 @@ function toServeRun(session: Session, callLimits: ServeCallLimits | undefined): 
   };
 }
 
-function summary(toolIds: readonly string[], mcpReport: unknown): string {
+function summary(toolIds: readonly string[], mcpReport: Session['mcpReport']): string {
   const line = `toolhost serve: ${toolIds.length} tool(s): ${toolIds.join(', ') || '(none)'}`;
   return mcpReport === undefined ? line : `${line}; mcp: ${JSON.stringify(mcpReport)}`;
 }
@@ -115,6 +116,7 @@ async function floorNotices(session: Session): Promise<string[]> {
       notices.push(`process sandbox ${renderSandboxMode(sandbox, settings)}`);
     }
   }
+  for (const line of describeMcpCollisions(session.mcpReport)) notices.push(`mcp: ${line}`);
   // Only servers that were started: without an mcp_ grant none of them runs.
   if (session.mcpReport !== undefined) {
     for (const reach of describeMcpReach(settings)) {

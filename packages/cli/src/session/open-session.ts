@@ -12,6 +12,7 @@ import {
 } from '@toolhost/core';
 import {
   createNodeToolHost,
+  type McpArmReport,
   type NodeToolHostOptions,
   type SpillQuotaOptions,
   type SqliteEffectJournal,
@@ -80,7 +81,7 @@ export interface Session {
   /** Audited when `settings.auditLog` is set: every dispatch, whoever makes it. */
   readonly registry: ToolRegistry;
   /** What MCP discovery connected and skipped; absent when no server was started. */
-  readonly mcpReport?: unknown;
+  readonly mcpReport?: McpArmReport;
   /** Every registered tool (built-ins and discovered MCP tools). */
   readonly tools: readonly AnyToolDef[];
   /** The granted subset, in id order. */
