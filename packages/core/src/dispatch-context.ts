@@ -29,6 +29,11 @@ export interface ToolPolicy {
   /** Exact hosts for `http` egress (normalised: lowercase, no trailing dot, punycode). */
   readonly allowedDomains?: readonly string[];
   /**
+   * What `mcp_call` may reach beyond the discovered `mcp_{server}_{tool}` tools the grant names:
+   * `server/tool`, or `server/*` for every tool of a server. Absent or empty: only those granted.
+   */
+  readonly allowedMcpTools?: readonly string[];
+  /**
    * Whether the host runs every spawned process in its OS sandbox. The engine cannot see the
    * host, so the host says it; absent is unknown and judged as `off` (the stricter floor):
    * without a sandbox, extracting and patching tools are never glob-allowable.

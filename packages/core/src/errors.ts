@@ -20,7 +20,7 @@ export { EffectJournalError, type EffectJournalErrorReason } from './effect-jour
 
 /**
  * Why a grant, guardrail, governor or host floor refused a call before any side effect. The first
- * eight and the last three are the engine's; the rest are host floors a `ToolHost` arm throws.
+ * eight and the last four are the engine's; the rest are host floors a `ToolHost` arm throws.
  */
 export type ToolPolicyDenyReason =
   | 'not_granted'
@@ -55,7 +55,9 @@ export type ToolPolicyDenyReason =
   /** A `secretArgKeys` entry names no parameter of the tool (or its parameters are unknowable). */
   | 'unknown_secret_arg_key'
   /** `ctx.limits` holds a ceiling that is not a positive safe integer. */
-  | 'invalid_limits';
+  | 'invalid_limits'
+  /** `mcp_call` named a server tool neither granted nor in `allowedMcpTools`. */
+  | 'mcp_tool_not_allowed';
 
 /**
  * Why an interactive approval denied a governed call. Only `user_rejected` is a person's "no";

@@ -125,6 +125,7 @@ export {
 export { matchCommandGlob } from './policy/match-command-glob.js';
 export { findArgumentTrap } from './policy/argument-traps.js';
 export { normalizeHost } from './policy/normalize-host.js';
+export { toMcpToolId } from './policy/mcp-tool-id.js';
 export { runToolCalls } from './loop/run-tool-calls.js';
 export type { RunToolCallsOptions, ToolCallRound } from './loop/run-tool-calls.js';
 export { applyFailureLadder, feedbackText } from './loop/apply-failure-ladder.js';

@@ -20,6 +20,7 @@ export interface PolicyOptionValues {
   readonly allowCommand?: string[];
   readonly allowCommandGlob?: string[];
   readonly allowDomain?: string[];
+  readonly allowMcpTool?: string[];
   readonly mode?: string;
   readonly maxBytes?: number;
   readonly maxLines?: number;
@@ -42,6 +43,11 @@ export function addPolicyOptions(command: Command): Command {
     .option('--allow-command <command>', 'exact allowed command string (repeatable)', collect)
     .option('--allow-command-glob <glob>', 'allowed command glob (repeatable)', collect)
     .option('--allow-domain <host>', 'allowed http_request host (repeatable)', collect)
+    .option(
+      '--allow-mcp-tool <server/tool>',
+      'a tool mcp_call may reach besides the granted mcp_ tools; server/* for all of a server (repeatable)',
+      collect,
+    )
     .addOption(new Option('--mode <mode>', 'approval mode').choices(APPROVAL_MODES))
     .option('--max-bytes <n>', 'model-facing result ceiling in bytes', positiveInt)
     .option('--max-lines <n>', 'model-facing result ceiling in lines', positiveInt)
@@ -84,6 +90,7 @@ export function settingsFromOptions(options: PolicyOptionValues, io: CliIo): Eff
       ? {}
       : { allowCommandGlobs: options.allowCommandGlob }),
     ...(options.allowDomain === undefined ? {} : { allowDomains: options.allowDomain }),
+    ...(options.allowMcpTool === undefined ? {} : { allowMcpTools: options.allowMcpTool }),
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     ...(options.maxLines === undefined ? {} : { maxLines: options.maxLines }),

@@ -154,6 +154,12 @@ export const toolhostConfigSchema = z
       .array(nonEmpty)
       .optional()
       .describe('Exact hosts for http_request. Empty: deny all.'),
+    allowedMcpTools: z
+      .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}\/.+$/, 'server/tool or server/*'))
+      .optional()
+      .describe(
+        'What mcp_call may reach besides the granted mcp_{server}_{tool} tools: "server/tool", or "server/*" for every tool of a server. Empty: only those granted.',
+      ),
     mode: z
       .enum(APPROVAL_MODES)
       .optional()

@@ -35,6 +35,7 @@ export interface SettingsFlags {
   readonly allowCommands?: readonly string[];
   readonly allowCommandGlobs?: readonly string[];
   readonly allowDomains?: readonly string[];
+  readonly allowMcpTools?: readonly string[];
   readonly mode?: string;
   readonly maxBytes?: number;
   readonly maxLines?: number;
@@ -107,6 +108,7 @@ export function resolveSettings(
       allowedCommands: [...(flags.allowCommands ?? config.allowedCommands ?? [])],
       allowedCommandGlobs: [...(flags.allowCommandGlobs ?? config.allowedCommandGlobs ?? [])],
       allowedDomains: [...(flags.allowDomains ?? config.allowedDomains ?? [])],
+      allowedMcpTools: [...(flags.allowMcpTools ?? config.allowedMcpTools ?? [])],
       // The engine's unsandboxed argument floor keys on the mode the process arm will enforce.
       processSandbox: sandbox.sandbox,
     },

@@ -26,6 +26,8 @@ async function ask(name: string, args: Record<string, unknown>): Promise<Asked> 
   const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host });
   const ctx: ToolDispatchContext = testContext({
     grantedToolIds: new Set([name]),
+    // Every server tool, for mcp_call: what is asked about here is the preview, not the scope.
+    toolPolicy: { allowedMcpTools: ['tickets/*'] },
     config: {
       parameters: {
         endpoint: `https://Search.Example/v1/find?key=${GITHUB_TOKEN}`,

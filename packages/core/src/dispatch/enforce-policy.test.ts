@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ToolPolicy } from '../dispatch-context.js';
+import { ToolPolicyError } from '../errors.js';
 import type { AnyToolDef, PolicyTarget } from '../tool-def.js';
 import { enforcePolicy } from './enforce-policy.js';
 import { commandTool, httpTool, stubTool } from './test-support/stub-tools.js';
@@ -14,7 +15,7 @@ function check(
   toolPolicy: ToolPolicy,
   gateApproved = false,
 ): void {
-  enforcePolicy(tool, target, { toolPolicy, gateApproved });
+  enforcePolicy(tool, target, { toolPolicy, gateApproved, grantedToolIds: new Set() });
 }
 
 describe('enforcePolicy: commands', () => {
@@ -184,5 +185,59 @@ describe('enforcePolicy: the human gate', () => {
     expect(() => check(gatedCommand, { command: 'rm' }, {})).toThrow(
       expect.objectContaining({ reason: 'gate_required' }),
     );
+  });
+});
+
+describe('enforcePolicy: what mcp_call may reach', () => {
+  const mcpCall = stubTool({
+    id: 'mcp_call',
+    policy: { egress: 'mcp' },
+    policyTarget: (args) => ({ server: String(args['server']), tool: String(args['tool']) }),
+  }).tool;
+  const judge =
+    (server: string, tool: string, granted: readonly string[], toolPolicy: ToolPolicy = {}) =>
+    () =>
+      enforcePolicy(
+        mcpCall,
+        { server, tool },
+        {
+          toolPolicy,
+          gateApproved: false,
+          grantedToolIds: new Set(['mcp_call', ...granted]),
+        },
+      );
+
+  it('reaches a server tool whose discovered tool is granted, and no other', () => {
+    expect(judge('two', 'lookup', ['mcp_two_lookup'])).not.toThrow();
+    // The issue's case: with only mcp_two_lookup granted, mcp_call must not call `wipe`.
+    expect(judge('two', 'wipe', ['mcp_two_lookup'])).toThrow(
+      expect.objectContaining({ reason: 'mcp_tool_not_allowed' }),
+    );
+    expect(judge('one', 'lookup', ['mcp_two_lookup'])).toThrow(ToolPolicyError);
+    expect(judge('two', 'lookup', [])).toThrow(ToolPolicyError);
+  });
+
+  it('reaches what allowedMcpTools names exactly: server/tool or server/*', () => {
+    expect(judge('two', 'wipe', [], { allowedMcpTools: ['two/wipe'] })).not.toThrow();
+    expect(judge('two', 'wipe', [], { allowedMcpTools: ['two/*'] })).not.toThrow();
+    for (const entry of ['two/wip', 'two/', 'two', '*/wipe', '*', 'tw/*', 'two/wipe/x', '/wipe']) {
+      expect(judge('two', 'wipe', [], { allowedMcpTools: [entry] })).toThrow(ToolPolicyError);
+    }
+    // Names are matched exactly, not through the ids' character replacement.
+    expect(judge('a.b', 'x', [], { allowedMcpTools: ['a_b/x'] })).toThrow(ToolPolicyError);
+  });
+
+  it('refuses a call that names no server or tool', () => {
+    expect(() =>
+      enforcePolicy(
+        mcpCall,
+        {},
+        {
+          toolPolicy: { allowedMcpTools: ['two/*'] },
+          gateApproved: false,
+          grantedToolIds: new Set(['mcp_call']),
+        },
+      ),
+    ).toThrow(expect.objectContaining({ reason: 'mcp_tool_not_allowed' }));
   });
 });

@@ -1,6 +1,7 @@
 import type { ToolDispatchContext, ToolPolicy } from '../dispatch-context.js';
 import { ToolPolicyError } from '../errors.js';
 import { findArgumentTrap } from '../policy/argument-traps.js';
+import { isMcpCallAllowed } from '../policy/is-mcp-call-allowed.js';
 import { matchCommandGlob } from '../policy/match-command-glob.js';
 import { normalizeHost } from '../policy/normalize-host.js';
 import { parseUrl } from '../policy/parse-url.js';
@@ -13,7 +14,7 @@ import type { AnyToolDef, PolicyTarget } from '../tool-def.js';
 export function enforcePolicy(
   tool: AnyToolDef,
   target: PolicyTarget | undefined,
-  ctx: Pick<ToolDispatchContext, 'gateApproved' | 'toolPolicy'>,
+  ctx: Pick<ToolDispatchContext, 'gateApproved' | 'toolPolicy' | 'grantedToolIds'>,
 ): void {
   const { policy } = tool;
   if (policy.requiresGateApproval && !ctx.gateApproved) {
@@ -27,6 +28,18 @@ export function enforcePolicy(
     }
   }
   if (policy.egress === 'http') checkHttpTarget(tool, target?.url, ctx.toolPolicy);
+  // A call that names its server and tool (`mcp_call`, a discovered tool) reaches only what the
+  // grant or `allowedMcpTools` names; one that names neither has nothing to reach.
+  if (policy.egress === 'mcp') {
+    const { server, tool: name } = target ?? {};
+    if (
+      server === undefined ||
+      name === undefined ||
+      !isMcpCallAllowed(server, name, ctx.grantedToolIds, ctx.toolPolicy)
+    ) {
+      throw new ToolPolicyError(tool.id, 'mcp_tool_not_allowed');
+    }
+  }
 }
 
 function isCommandAllowed(target: PolicyTarget | undefined, policy: ToolPolicy): boolean {

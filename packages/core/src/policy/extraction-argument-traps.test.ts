@@ -101,7 +101,7 @@ describe('enforcePolicy and the process sandbox signal', () => {
   const tool = commandTool().tool;
   const target = { command: 'tar -xf a.tar', argv: ['tar', '-xf', 'a.tar'] };
   const judge = (toolPolicy: ToolPolicy) => () =>
-    enforcePolicy(tool, target, { toolPolicy, gateApproved: false });
+    enforcePolicy(tool, target, { toolPolicy, gateApproved: false, grantedToolIds: new Set() });
 
   it('refuses a glob-allowed extraction when the policy does not say the sandbox is on', () => {
     expect(judge({ allowedCommandGlobs: ['tar *'] })).toThrow(ToolPolicyError);

@@ -20,7 +20,11 @@ const endpoint = 'https://search.example/api';
 function openContext(overrides: Partial<ToolDispatchContext> = {}): ToolDispatchContext {
   return testContext({
     grantedToolIds: new Set(BUILTIN_TOOLS.map((tool) => tool.id)),
-    toolPolicy: { allowedCommands: ['ls -l'], allowedDomains: ['api.example'] },
+    toolPolicy: {
+      allowedCommands: ['ls -l'],
+      allowedDomains: ['api.example'],
+      allowedMcpTools: ['s/t'],
+    },
     gateApproved: true,
     mediaScope: 'run-1',
     config: { parameters: { endpoint } },

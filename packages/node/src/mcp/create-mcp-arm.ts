@@ -16,7 +16,7 @@ import {
   type McpArmOptions,
   type McpServerDeclaration,
 } from './mcp-arm-options.js';
-import { toMcpToolId } from './mcp-tool-id.js';
+import { toMcpToolId } from '@toolhost/core';
 import { resolveCredentialRef } from './resolve-declared-values.js';
 
 /** Why a discovered tool was not registered. */

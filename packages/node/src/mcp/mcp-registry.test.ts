@@ -53,6 +53,33 @@ describe('MCP tools through createToolRegistry', () => {
     expect(unwrapUntrusted(outcome.toolResult).result).toBe('via mcp_call');
   });
 
+  it('keeps mcp_call within the grant: a server tool not granted is refused before the server sees it', async () => {
+    const narrow = (toolPolicy: ToolDispatchContext['toolPolicy']): ToolDispatchContext => ({
+      ...context(),
+      grantedToolIds: new Set(['mcp_call', 'mcp_fx_echo']),
+      toolPolicy,
+    });
+    const call = (tool: string, ctx: ToolDispatchContext) =>
+      registry.dispatch(
+        { id: tool, name: 'mcp_call', args: { server: 'fx', tool, args: { text: 't' } } },
+        ctx,
+      );
+
+    const echoed = await call('echo', narrow({}));
+    expect(unwrapUntrusted(echoed.toolResult).result).toBe('t');
+    await expect(call('fails', narrow({}))).rejects.toMatchObject({
+      name: 'ToolPolicyError',
+      reason: 'mcp_tool_not_allowed',
+    });
+    // Named by the configuration, it is reached (and reports the server's own error).
+    await expect(call('fails', narrow({ allowedMcpTools: ['fx/fails'] }))).rejects.toMatchObject({
+      code: 'tool_failed',
+    });
+    await expect(call('fails', narrow({ allowedMcpTools: ['fx/*'] }))).rejects.toMatchObject({
+      code: 'tool_failed',
+    });
+  });
+
   it.each([
     ['a discovered tool', { name: 'mcp_fx_fails', args: {} }],
     ['mcp_call', { name: 'mcp_call', args: { server: 'fx', tool: 'fails' } }],
