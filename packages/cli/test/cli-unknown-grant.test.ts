@@ -77,7 +77,10 @@ describe('a grant naming an unknown tool id', () => {
     const known = await run(['tools', '--tools', 'mcp_fx_echo']);
     const typo = await run(['tools', '--tools', 'mcp_fx_echo,mcp_fx_ecko']);
 
-    expect(known.stderr).toBe('');
+    // The fixture lists `dup.name` and `dup_name`: one id, so neither is served, and it says so.
+    expect(known.stderr).toBe(
+      'toolhost tools: mcp: mcp_fx_dup_name is ambiguous (fx/dup.name, fx/dup_name): none of them is served; rename a server to tell them apart\n',
+    );
     expect(known.code).toBe(0);
     expect(known.stdout).toMatch(/^mcp_fx_echo {2}/m);
     expect(typo.code).toBe(2);

@@ -23,11 +23,18 @@ describe('createNodeToolHost', () => {
     box = undefined;
   });
 
-  it('assembles the fs, output-store and media arms', async () => {
+  it('assembles the fs, output-store and media arms, and the host preflight', async () => {
     box = await createSandbox();
 
-    // `forCall`: each dispatch's view of the host, holding that call's spill budget.
-    expect(Object.keys(box.host).sort()).toEqual(['forCall', 'fs', 'media', 'outputStore']);
+    // `forCall`: each dispatch's view of the host, holding that call's spill budget;
+    // `preflight`: the host's refusals judged before anyone is asked.
+    expect(Object.keys(box.host).sort()).toEqual([
+      'forCall',
+      'fs',
+      'media',
+      'outputStore',
+      'preflight',
+    ]);
     expect(Object.isFrozen(box.host)).toBe(true);
   });
 

@@ -312,6 +312,8 @@ describe('the recoverable flag of every host arm error', () => {
           'sleep 5',
         ],
         allowedDomains: ['egress.test', 'private.test', 'unknown.test'],
+        // mcp_call's own host errors: the policy lets these through to the host.
+        allowedMcpTools: ['nope/*', 'fx/*'],
       },
       fsScope: 'sandboxed',
       gateApproved: false,
