@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { boundedRecord, MAX_NAME_LENGTH } from './arg-bounds.js';
 
 const ID = 'mcp_call';
@@ -24,7 +24,7 @@ export const mcpCallTool = defineTool({
   // No URL target: the server's URL is configured, and the MCP transport runs the SSRF floor.
   policy: { fsScoped: false, spawnsProcess: false, egress: 'mcp', requiresGateApproval: false },
   async dispatch(args, host, ctx) {
-    const mcp = requireArm(ID, host.mcp, 'mcp');
+    const mcp = requireArmBeforeEffect(ID, host.mcp, 'mcp');
     return mcp.call(
       { server: args.server, tool: args.tool, args: args.args ?? {} },
       ctx.signal,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { ToolExecutionError } from '../errors.js';
 import { MAX_NAME_LENGTH, MAX_URL_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
@@ -47,7 +47,7 @@ export const webSearchTool = defineTool({
   // No URL target: the endpoint is config-pinned, not model-chosen (egress `search` policy).
   policy: { fsScoped: false, spawnsProcess: false, egress: 'search', requiresGateApproval: false },
   async dispatch(args, host, ctx): Promise<{ results: SearchResult[] }> {
-    const egress = requireArm(ID, host.egress, 'egress');
+    const egress = requireArmBeforeEffect(ID, host.egress, 'egress');
     const response = await egress.fetch(
       dropUndefined({
         method: 'GET' as const,
