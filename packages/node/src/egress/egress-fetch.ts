@@ -1,6 +1,8 @@
 import {
   normalizeHost,
+  refusedBeforeEffect,
   ToolCancelledError,
+  ToolDispatchError,
   ToolExecutionError,
   ToolPolicyError,
   type AbortSignalLike,
@@ -15,7 +17,7 @@ import type { PinnedPoolCache } from './pinned-pool-cache.js';
 import { buildEgressResponse, single } from './build-egress-response.js';
 import { raceAbort } from './race-abort.js';
 import { resolveCredential, toAuthorization } from './resolve-credential.js';
-import { resolveDestination } from './resolve-destination.js';
+import { resolveDestination, type ResolvedDestination } from './resolve-destination.js';
 import type { ResolvedEgressOptions } from './resolve-egress-options.js';
 import { isDroppedHeader, sanitizeRequestHeaders } from './sanitize-request-headers.js';
 import { IDEMPOTENCY_KEY_HEADER, toIdempotencyKeyHeader } from './idempotency-key-header.js';
@@ -35,7 +37,8 @@ export async function egressFetch(
   idempotencyKey?: string,
 ): Promise<EgressResponse> {
   const { toolId } = options;
-  if (signal?.aborted === true) throw new ToolCancelledError(toolId);
+  // Cancelled before anything was judged or sent.
+  if (signal?.aborted === true) throw refusedBeforeEffect(new ToolCancelledError(toolId));
   const callSignal = new CallSignal();
   const onAbort = (): void => {
     callSignal.cancelled = true;
@@ -71,19 +74,16 @@ async function fetchHops(
 ): Promise<EgressResponse> {
   const { options, pools, signal } = context;
   const { toolId } = options;
-  let url = checkEgressUrl(toolId, request.url);
-  const firstHost = normalizeHost(url.hostname);
-  if (firstHost === undefined) throw new ToolPolicyError(toolId, 'insecure_url');
-  const allowedHosts =
-    request.allowedDomains === undefined ? undefined : normalizeAllowlist(request.allowedDomains);
-  if (allowedHosts !== undefined) assertHostAllowed(toolId, url, allowedHosts, firstHost);
-  const headers = sanitizeRequestHeaders(toolId, request.headers);
-  // The host's key replaces a model-supplied one in any case spelling (names are lowercased):
-  // the draft allows one per request, and only the journal's names this call.
-  if (idempotencyKey !== undefined) {
-    headers[IDEMPOTENCY_KEY_HEADER] = toIdempotencyKeyHeader(toolId, idempotencyKey);
+  let first: FirstHop;
+  try {
+    first = await prepareFirstHop(request, context, idempotencyKey);
+  } catch (error) {
+    // Nothing has been sent: a journaled call refused here may run later. A cancel or timeout
+    // is re-made by `toEgressError` (unmarked, so kept): only typed failures carry the mark.
+    throw error instanceof ToolDispatchError ? refusedBeforeEffect(error) : error;
   }
-  const credential = await attachCredential(toolId, request, headers, context);
+  const { headers, credential, allowedHosts, firstHost } = first;
+  let { url, destination } = first;
   const firstOrigin = url.origin;
   // Sticky: once a hop leaves the credential's origin, a redirect back cannot re-arm it (else
   // any host on the chain could aim an authenticated request at any path of the first one).
@@ -92,14 +92,17 @@ async function fetchHops(
   let body = request.body;
 
   for (let hop = 0; ; hop += 1) {
-    const destination = await resolveDestination(url, {
-      toolId,
-      lookup: options.lookup,
-      allowRanges: options.allowRanges,
-      signal,
-    });
-    // A DNS answer that arrives after an abort must not open a connection.
-    signal.throwIfAborted();
+    // From here on a request may have landed: every refusal (a redirect hop's allowlist, https
+    // or SSRF floor) comes after the first one was sent, and is left unmarked.
+    if (hop > 0) {
+      destination = await resolveDestination(url, {
+        toolId,
+        lookup: options.lookup,
+        allowRanges: options.allowRanges,
+        signal,
+      });
+      signal.throwIfAborted();
+    }
     sameOrigin &&= url.origin === firstOrigin;
     const hopHeaders = sameOrigin
       ? headers
@@ -137,6 +140,49 @@ async function fetchHops(
       if (idempotencyKey !== undefined) delete headers[IDEMPOTENCY_KEY_HEADER];
     }
   }
+}
+
+/** The first request, checked and resolved, not yet sent. */
+interface FirstHop {
+  readonly url: URL;
+  readonly firstHost: string;
+  readonly allowedHosts: ReadonlySet<string> | undefined;
+  readonly headers: Record<string, string>;
+  readonly credential: { readonly secret: string; readonly headerName: string } | undefined;
+  readonly destination: ResolvedDestination;
+}
+
+// Everything the first request needs, judged before a byte of it leaves: the URL, the
+// allowlist, the headers, the idempotency key, the credential and the SSRF floor over DNS.
+async function prepareFirstHop(
+  request: EgressRequest,
+  context: HopContext,
+  idempotencyKey: string | undefined,
+): Promise<FirstHop> {
+  const { options, signal } = context;
+  const { toolId } = options;
+  const url = checkEgressUrl(toolId, request.url);
+  const firstHost = normalizeHost(url.hostname);
+  if (firstHost === undefined) throw new ToolPolicyError(toolId, 'insecure_url');
+  const allowedHosts =
+    request.allowedDomains === undefined ? undefined : normalizeAllowlist(request.allowedDomains);
+  if (allowedHosts !== undefined) assertHostAllowed(toolId, url, allowedHosts, firstHost);
+  const headers = sanitizeRequestHeaders(toolId, request.headers);
+  // The host's key replaces a model-supplied one in any case spelling (names are lowercased):
+  // the draft allows one per request, and only the journal's names this call.
+  if (idempotencyKey !== undefined) {
+    headers[IDEMPOTENCY_KEY_HEADER] = toIdempotencyKeyHeader(toolId, idempotencyKey);
+  }
+  const credential = await attachCredential(toolId, request, headers, context);
+  const destination = await resolveDestination(url, {
+    toolId,
+    lookup: options.lookup,
+    allowRanges: options.allowRanges,
+    signal,
+  });
+  // A DNS answer that arrives after an abort must not open a connection.
+  signal.throwIfAborted();
+  return { url, firstHost, allowedHosts, headers, credential, destination };
 }
 
 async function attachCredential(
