@@ -17,7 +17,7 @@ import type { PinnedPoolCache } from './pinned-pool-cache.js';
 import { buildEgressResponse, single } from './build-egress-response.js';
 import { raceAbort } from './race-abort.js';
 import { resolveCredential, toAuthorization } from './resolve-credential.js';
-import { resolveDestination, type ResolvedDestination } from './resolve-destination.js';
+import { resolveDestination } from './resolve-destination.js';
 import type { ResolvedEgressOptions } from './resolve-egress-options.js';
 import { isDroppedHeader, sanitizeRequestHeaders } from './sanitize-request-headers.js';
 import { IDEMPOTENCY_KEY_HEADER, toIdempotencyKeyHeader } from './idempotency-key-header.js';
@@ -74,115 +74,83 @@ async function fetchHops(
 ): Promise<EgressResponse> {
   const { options, pools, signal } = context;
   const { toolId } = options;
-  let first: FirstHop;
+  // Until the first request is handed to the connection, nothing was sent: a journaled call
+  // refused before it (URL, allowlist, headers, key, credential, the first hop's DNS and SSRF
+  // floor) may run later. Re-made cancels and timeouts (`toEgressError`) stay unmarked.
+  let sent = false;
   try {
-    first = await prepareFirstHop(request, context, idempotencyKey);
-  } catch (error) {
-    // Nothing has been sent: a journaled call refused here may run later. A cancel or timeout
-    // is re-made by `toEgressError` (unmarked, so kept): only typed failures carry the mark.
-    throw error instanceof ToolDispatchError ? refusedBeforeEffect(error) : error;
-  }
-  const { headers, credential, allowedHosts, firstHost } = first;
-  let { url, destination } = first;
-  const firstOrigin = url.origin;
-  // Sticky: once a hop leaves the credential's origin, a redirect back cannot re-arm it (else
-  // any host on the chain could aim an authenticated request at any path of the first one).
-  let sameOrigin = true;
-  let method: Method = request.method;
-  let body = request.body;
+    let url = checkEgressUrl(toolId, request.url);
+    const firstHost = normalizeHost(url.hostname);
+    if (firstHost === undefined) throw new ToolPolicyError(toolId, 'insecure_url');
+    const allowedHosts =
+      request.allowedDomains === undefined ? undefined : normalizeAllowlist(request.allowedDomains);
+    if (allowedHosts !== undefined) assertHostAllowed(toolId, url, allowedHosts, firstHost);
+    const headers = sanitizeRequestHeaders(toolId, request.headers);
+    // The host's key replaces a model-supplied one in any case spelling (names are lowercased):
+    // the draft allows one per request, and only the journal's names this call.
+    if (idempotencyKey !== undefined) {
+      headers[IDEMPOTENCY_KEY_HEADER] = toIdempotencyKeyHeader(toolId, idempotencyKey);
+    }
+    const credential = await attachCredential(toolId, request, headers, context);
+    const firstOrigin = url.origin;
+    // Sticky: once a hop leaves the credential's origin, a redirect back cannot re-arm it (else
+    // any host on the chain could aim an authenticated request at any path of the first one).
+    let sameOrigin = true;
+    let method: Method = request.method;
+    let body = request.body;
 
-  for (let hop = 0; ; hop += 1) {
-    // From here on a request may have landed: every refusal (a redirect hop's allowlist, https
-    // or SSRF floor) comes after the first one was sent, and is left unmarked.
-    if (hop > 0) {
-      destination = await resolveDestination(url, {
+    for (let hop = 0; ; hop += 1) {
+      const destination = await resolveDestination(url, {
         toolId,
         lookup: options.lookup,
         allowRanges: options.allowRanges,
         signal,
       });
+      // A DNS answer that arrives after an abort must not open a connection.
       signal.throwIfAborted();
-    }
-    sameOrigin &&= url.origin === firstOrigin;
-    const hopHeaders = sameOrigin
-      ? headers
-      : withoutCredentials(headers, credential?.headerName, idempotencyKey !== undefined);
-    const response = await pools.get(destination).request({
-      path: `${url.pathname}${url.search}`,
-      method,
-      headers: hopHeaders,
-      ...(body === undefined ? {} : { body }),
-      signal,
-    });
-    const location = single(response.headers.location);
-    if (!REDIRECTS.has(response.statusCode) || location === undefined) {
-      const secret = credential?.secret;
-      return await buildEgressResponse({
-        request,
-        response,
-        url,
-        credential: secret,
-        options,
+      sameOrigin &&= url.origin === firstOrigin;
+      const hopHeaders = sameOrigin
+        ? headers
+        : withoutCredentials(headers, credential?.headerName, idempotencyKey !== undefined);
+      // From here a request may land: nothing thrown after this is before the effect (a redirect
+      // hop's refusal follows a request the server already has).
+      sent = true;
+      const response = await pools.get(destination).request({
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers: hopHeaders,
+        ...(body === undefined ? {} : { body }),
         signal,
       });
+      const location = single(response.headers.location);
+      if (!REDIRECTS.has(response.statusCode) || location === undefined) {
+        const secret = credential?.secret;
+        return await buildEgressResponse({
+          request,
+          response,
+          url,
+          credential: secret,
+          options,
+          signal,
+        });
+      }
+      await response.body.dump();
+      if (hop >= options.maxRedirects) throw new ToolExecutionError(toolId, 'too_many_redirects');
+      // Each hop is judged exactly like the first: https, no userinfo, allowlist, then SSRF.
+      url = checkEgressUrl(toolId, location, url);
+      assertHostAllowed(toolId, url, allowedHosts, firstHost);
+      // fetch's rules: 303 always, and 301/302 after a POST, continue as a body-less GET.
+      if (response.statusCode === 303 || (response.statusCode <= 302 && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+        delete headers['content-type'];
+        // The key named the original request; a body-less GET is another request.
+        if (idempotencyKey !== undefined) delete headers[IDEMPOTENCY_KEY_HEADER];
+      }
     }
-    await response.body.dump();
-    if (hop >= options.maxRedirects) throw new ToolExecutionError(toolId, 'too_many_redirects');
-    // Each hop is judged exactly like the first: https, no userinfo, allowlist, then SSRF.
-    url = checkEgressUrl(toolId, location, url);
-    assertHostAllowed(toolId, url, allowedHosts, firstHost);
-    // fetch's rules: 303 always, and 301/302 after a POST, continue as a body-less GET.
-    if (response.statusCode === 303 || (response.statusCode <= 302 && method === 'POST')) {
-      method = 'GET';
-      body = undefined;
-      delete headers['content-type'];
-      // The key named the original request; a body-less GET is another request.
-      if (idempotencyKey !== undefined) delete headers[IDEMPOTENCY_KEY_HEADER];
-    }
+  } catch (error) {
+    throw !sent && error instanceof ToolDispatchError ? refusedBeforeEffect(error) : error;
   }
-}
-
-/** The first request, checked and resolved, not yet sent. */
-interface FirstHop {
-  readonly url: URL;
-  readonly firstHost: string;
-  readonly allowedHosts: ReadonlySet<string> | undefined;
-  readonly headers: Record<string, string>;
-  readonly credential: { readonly secret: string; readonly headerName: string } | undefined;
-  readonly destination: ResolvedDestination;
-}
-
-// Everything the first request needs, judged before a byte of it leaves: the URL, the
-// allowlist, the headers, the idempotency key, the credential and the SSRF floor over DNS.
-async function prepareFirstHop(
-  request: EgressRequest,
-  context: HopContext,
-  idempotencyKey: string | undefined,
-): Promise<FirstHop> {
-  const { options, signal } = context;
-  const { toolId } = options;
-  const url = checkEgressUrl(toolId, request.url);
-  const firstHost = normalizeHost(url.hostname);
-  if (firstHost === undefined) throw new ToolPolicyError(toolId, 'insecure_url');
-  const allowedHosts =
-    request.allowedDomains === undefined ? undefined : normalizeAllowlist(request.allowedDomains);
-  if (allowedHosts !== undefined) assertHostAllowed(toolId, url, allowedHosts, firstHost);
-  const headers = sanitizeRequestHeaders(toolId, request.headers);
-  // The host's key replaces a model-supplied one in any case spelling (names are lowercased):
-  // the draft allows one per request, and only the journal's names this call.
-  if (idempotencyKey !== undefined) {
-    headers[IDEMPOTENCY_KEY_HEADER] = toIdempotencyKeyHeader(toolId, idempotencyKey);
-  }
-  const credential = await attachCredential(toolId, request, headers, context);
-  const destination = await resolveDestination(url, {
-    toolId,
-    lookup: options.lookup,
-    allowRanges: options.allowRanges,
-    signal,
-  });
-  // A DNS answer that arrives after an abort must not open a connection.
-  signal.throwIfAborted();
-  return { url, firstHost, allowedHosts, headers, credential, destination };
 }
 
 async function attachCredential(
