@@ -5,6 +5,7 @@ import { ToolDispatchError } from './tool-dispatch-error.js';
 
 export { classifyToolError } from './classify-tool-error.js';
 export { withToolId } from './with-tool-id.js';
+export { isRefusedBeforeEffect, refusedBeforeEffect } from './refused-before-effect.js';
 // Re-exported where they always were; they live apart because they are text helpers, not errors.
 export { compareCodeUnits } from './compare-code-units.js';
 export { printableToolName } from './printable-tool-name.js';
@@ -97,7 +98,11 @@ export class UnknownToolError extends ToolDispatchError {
   }
 }
 
-/** A grant, guardrail or host floor refused the call before any side effect. */
+/**
+ * A grant, guardrail or host floor refused the call. The engine's refusals come before the host
+ * call; a host floor's may come after an effect started (a redirect hop refused after the first
+ * request landed), so only one marked `refusedBeforeEffect` proves nothing ran.
+ */
 export class ToolPolicyError extends ToolDispatchError {
   readonly code = 'tool_denied';
   readonly runErrorCode = 'tool_denied';

@@ -61,7 +61,9 @@ export type {
 export {
   classifyToolError,
   compareCodeUnits,
+  isRefusedBeforeEffect,
   NOBODY_DECIDED_REASONS,
+  refusedBeforeEffect,
   ToolArgsInvalidError,
   ToolCancelledError,
   ToolDeniedByUserError,

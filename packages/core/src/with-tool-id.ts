@@ -7,14 +7,21 @@ import {
   ToolUnavailableError,
   type ToolDispatchError,
 } from './errors.js';
+import { isRefusedBeforeEffect, refusedBeforeEffect } from './refused-before-effect.js';
 import type { ToolId } from './tool-def.js';
 
 /**
  * The same failure stamped with the tool the model actually called: a shared host arm (egress
- * behind `web_search`, process behind `git_status`) cannot know which tool it served.
+ * behind `web_search`, process behind `git_status`) cannot know which tool it served. A
+ * `refusedBeforeEffect` mark goes with it: the bracket judges the copy, not the original.
  */
 export function withToolId(error: ToolDispatchError, toolId: ToolId): ToolDispatchError {
   if (error.toolId === toolId) return error;
+  const stamped = restamped(error, toolId);
+  return stamped !== error && isRefusedBeforeEffect(error) ? refusedBeforeEffect(stamped) : stamped;
+}
+
+function restamped(error: ToolDispatchError, toolId: ToolId): ToolDispatchError {
   const options = { cause: error.cause ?? error };
   if (error instanceof ToolPolicyError) {
     const guardReason = error.guardReason === undefined ? {} : { guardReason: error.guardReason };

@@ -1,5 +1,11 @@
 import type { ToolDispatchContext } from '../dispatch-context.js';
-import { ToolDispatchError, ToolExecutionError, withToolId } from '../errors.js';
+import {
+  refusedBeforeEffect,
+  ToolCancelledError,
+  ToolDispatchError,
+  ToolExecutionError,
+  withToolId,
+} from '../errors.js';
 import type { AnyToolDef } from '../tool-def.js';
 import type { ToolHost } from '../tool-host.js';
 import { throwIfAborted } from './abort.js';
@@ -29,7 +35,10 @@ export function callHost({
   sideEffecting,
 }: CallHostInput): Promise<unknown> {
   const { signal } = ctx;
-  throwIfAborted(signal, tool.id);
+  // The tool has not been called: this cancel provably precedes its effect.
+  if (signal?.aborted === true) {
+    throw refusedBeforeEffect(new ToolCancelledError(tool.id, { cause: signal.reason }));
+  }
   let pending: Promise<unknown>;
   const retention = guardRetention(ctx, tool.id);
   try {

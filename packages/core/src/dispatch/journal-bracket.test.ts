@@ -3,6 +3,7 @@ import type { ToolDispatchContext } from '../dispatch-context.js';
 import {
   classifyToolError,
   EffectJournalError,
+  refusedBeforeEffect,
   ToolArgsInvalidError,
   ToolExecutionError,
   ToolPolicyError,
@@ -365,15 +366,16 @@ describe('journalBracket: discarding a claim', () => {
   it.each([
     ['ToolPolicyError', () => new ToolPolicyError('effect', 'protected_path')],
     ['ToolArgsInvalidError', () => new ToolArgsInvalidError('effect', ['path'])],
+    ['ToolUnavailableError', () => new ToolUnavailableError('effect', 'os')],
   ])(
-    'discards the claim when the host refuses with a %s before any effect',
+    'discards the claim when the host marks a %s as refused before any effect',
     async (_name, make) => {
       const store = createMemoryEffectJournal();
       let attempts = 0;
       const { tool } = effectTool({
         run: async () => {
           attempts += 1;
-          if (attempts === 1) throw make();
+          if (attempts === 1) throw refusedBeforeEffect(make());
           return 'second try';
         },
       });
@@ -388,21 +390,90 @@ describe('journalBracket: discarding a claim', () => {
     },
   );
 
-  it('keeps the claim for any other typed host failure (an unavailable arm)', async () => {
+  it('discards after a shared arm re-stamped with the tool id: the mark rides along', async () => {
     const store = createMemoryEffectJournal();
+    let attempts = 0;
     const { tool } = effectTool({
       run: async () => {
-        throw new ToolUnavailableError('effect', 'os');
+        attempts += 1;
+        // The arm serves many tools and names its own id; callHost re-stamps it as `effect`.
+        if (attempts === 1) throw refusedBeforeEffect(new ToolPolicyError('arm', 'ssrf_blocked'));
+        return 'second try';
       },
     });
     const registry = createToolRegistry({ tools: [tool], host: {} });
-    await expect(registry.dispatch(CALL, journalContext(store))).rejects.toBeInstanceOf(
-      ToolUnavailableError,
-    );
+    await expect(registry.dispatch(CALL, journalContext(store))).rejects.toMatchObject({
+      toolId: 'effect',
+      reason: 'ssrf_blocked',
+    });
+
+    const outcome = await registry.dispatch(CALL, journalContext(store));
+
+    expect(unwrapUntrusted(outcome.toolResult).result).toBe('second try');
+  });
+
+  it.each([
+    ['ToolPolicyError', () => new ToolPolicyError('effect', 'domain_not_allowed')],
+    ['ToolArgsInvalidError', () => new ToolArgsInvalidError('effect', ['path'])],
+    ['ToolUnavailableError', () => new ToolUnavailableError('effect', 'os')],
+  ])(
+    'keeps the claim when the host refuses with an unmarked %s: it may follow an effect',
+    async (_name, make) => {
+      const store = createMemoryEffectJournal();
+      const { tool, calls } = effectTool({
+        run: async () => {
+          // As a redirect hop refused after the first request landed.
+          throw make();
+        },
+      });
+      const registry = createToolRegistry({ tools: [tool], host: {} });
+      await expect(registry.dispatch(CALL, journalContext(store))).rejects.toMatchObject({
+        code: make().code,
+      });
+
+      const attempt = registry.dispatch(CALL, journalContext(store));
+
+      await expect(attempt).rejects.toMatchObject({ reason: 'effect_unresolved' });
+      expect(calls).toHaveLength(1);
+    },
+  );
+
+  it('keeps the claim when a marked refusal was made after the call was cancelled', async () => {
+    const controller = new AbortController();
+    const store = createMemoryEffectJournal();
+    const { tool } = effectTool({
+      run: async () => {
+        controller.abort();
+        throw refusedBeforeEffect(new ToolPolicyError('effect', 'protected_path'));
+      },
+    });
+    const registry = createToolRegistry({ tools: [tool], host: {} });
+    await expect(
+      registry.dispatch(CALL, journalContext(store, { signal: controller.signal })),
+    ).rejects.toMatchObject({ code: 'cancelled' });
 
     const attempt = registry.dispatch(CALL, journalContext(store));
 
+    // The cancel wins and is a fresh error: unmarked, so the claim stays (the safe side).
     await expect(attempt).rejects.toMatchObject({ reason: 'effect_unresolved' });
+  });
+
+  it('discards the claim when a cancel lands after admission but before the host call', async () => {
+    const controller = new AbortController();
+    const store = createMemoryEffectJournal();
+    const { tool, calls } = effectTool();
+    const registry = createToolRegistry({ tools: [tool], host: {} });
+    const beforeDispatch = () => controller.abort();
+
+    await expect(
+      registry.dispatch(CALL, journalContext(store, { signal: controller.signal, beforeDispatch })),
+    ).rejects.toMatchObject({ code: 'cancelled' });
+    expect(calls).toHaveLength(0);
+
+    const outcome = await registry.dispatch(CALL, journalContext(store));
+
+    expect(calls).toHaveLength(1);
+    expect(outcome.journal?.status).toBe('settled');
   });
 });
 

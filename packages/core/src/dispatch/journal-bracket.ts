@@ -1,6 +1,6 @@
 import type { BoundedResult } from '../bound/bound-for-model.js';
 import type { ToolDispatchContext, ToolJournalContext } from '../dispatch-context.js';
-import { EffectJournalError, ToolArgsInvalidError, ToolPolicyError } from '../errors.js';
+import { EffectJournalError, isRefusedBeforeEffect } from '../errors.js';
 import {
   DEFAULT_MAX_RECORD_BYTES,
   recordDispatch,
@@ -40,9 +40,10 @@ export interface JournalBracketInput {
  * and argument digest; a settled one replays its record (no `beforeDispatch`, no host call), a
  * prepared one is refused as `effect_unresolved` (it may have happened), another identity as
  * `journal_identity_mismatch`; an absent one is prepared, admitted, run with its idempotency key
- * and settled. Only a refusal known to precede the effect discards the claim; a failure to
- * record never fails a call whose effect ran (the claim stays unresolved instead). Unjournaled
- * calls pass straight through.
+ * and settled. Only a refusal known to precede the effect discards the claim: the engine's own
+ * before the host call, or one the host marked `refusedBeforeEffect`; anything else may follow
+ * an effect and keeps it. A failure to record never fails a call whose effect ran (the claim
+ * stays unresolved instead). Unjournaled calls pass straight through.
  */
 export function journalBracket(
   input: JournalBracketInput,
@@ -84,10 +85,9 @@ async function journaled(
   try {
     ran = await runStage(stage, callCtx);
   } catch (error) {
-    // A typed refusal the host raises before any effect; anything else may have had one.
-    if (error instanceof ToolPolicyError || error instanceof ToolArgsInvalidError) {
-      await discardOrKeep(store, claimId);
-    }
+    // Only a failure the host marked as preceding its first effect proves nothing started. A
+    // typed refusal alone does not: a redirect hop is refused after the first request landed.
+    if (isRefusedBeforeEffect(error)) await discardOrKeep(store, claimId);
     throw error;
   }
   // The effect ran: the claim is kept, unresolved, and the call is refused.

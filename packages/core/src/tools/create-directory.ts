@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
+import { refusedBeforeEffect, ToolUnavailableError } from '../errors.js';
 import { pathString } from './arg-bounds.js';
 
 const ID = 'create_directory';
@@ -18,9 +18,11 @@ export const createDirectoryTool = defineTool({
   policy: { fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
-    const fs = requireArm(ID, host.fs, 'fs');
+    const fs = requireArmBeforeEffect(ID, host.fs, 'fs');
     // A read-only host omits makeDirectory: a host gap, not something the model can fix.
-    if (fs.makeDirectory === undefined) throw new ToolUnavailableError(ID, 'fs.makeDirectory');
+    if (fs.makeDirectory === undefined) {
+      throw refusedBeforeEffect(new ToolUnavailableError(ID, 'fs.makeDirectory'));
+    }
     const made = await fs.makeDirectory({ path: args.path }, ctx.signal);
     return { path: made.path, created: made.created };
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
+import { refusedBeforeEffect, ToolUnavailableError } from '../errors.js';
 import { withModelView } from '../with-model-view.js';
 import { MAX_CONTENT_LENGTH, pathString } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
@@ -54,9 +54,11 @@ export const editFileTool = defineTool({
   // The approver sees the edits as sent: consent never waits on a read of the file.
   policyTarget: (args) => ({ path: args.path, edits: args.edits.map((one) => dropUndefined(one)) }),
   async dispatch(args, host, ctx) {
-    const fs = requireArm(ID, host.fs, 'fs');
+    const fs = requireArmBeforeEffect(ID, host.fs, 'fs');
     // A read-only host omits editFile: a host gap, not something the model can fix.
-    if (fs.editFile === undefined) throw new ToolUnavailableError(ID, 'fs.editFile');
+    if (fs.editFile === undefined) {
+      throw refusedBeforeEffect(new ToolUnavailableError(ID, 'fs.editFile'));
+    }
     const request = dropUndefined({
       path: args.path,
       edits: args.edits.map((one) => dropUndefined(one)),

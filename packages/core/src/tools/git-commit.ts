@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { markCommandPinned } from '../policy/pinned-process-tools.js';
-import { requireArm } from '../dispatch/require-arm.js';
-import { ToolPolicyError } from '../errors.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
+import { refusedBeforeEffect, ToolPolicyError } from '../errors.js';
 import { MAX_ARGUMENTS, MAX_PATH_LENGTH, MAX_TEXT_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 import { GIT_NO_REPO_PROGRAMS } from './git-no-repo-programs.js';
@@ -35,8 +35,8 @@ export const gitCommitTool = markCommandPinned(
     policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: true },
     async dispatch(args, host, ctx) {
       // The registry refuses first; this keeps the floor if the def is ever dispatched directly.
-      if (!ctx.gateApproved) throw new ToolPolicyError(ID, 'gate_required');
-      const processArm = requireArm(ID, host.process, 'process');
+      if (!ctx.gateApproved) throw refusedBeforeEffect(new ToolPolicyError(ID, 'gate_required'));
+      const processArm = requireArmBeforeEffect(ID, host.process, 'process');
       // `--` makes every file a pathspec, so no file name can become an option.
       // `--no-verify` and `--no-gpg-sign` say it twice: hooks and signing are the repository's.
       const argv = [

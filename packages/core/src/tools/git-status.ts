@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { markCommandPinned } from '../policy/pinned-process-tools.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { MAX_ARGUMENTS, MAX_COMMAND_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 import { GIT_NO_REPO_PROGRAMS } from './git-no-repo-programs.js';
@@ -38,7 +38,7 @@ export const gitStatusTool = markCommandPinned(
     // Not journaled: it spawns, but a read-only inspection is safe to repeat on a replay.
     policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: false, journal: 'none' },
     async dispatch(args, host, ctx) {
-      const processArm = requireArm(ID, host.process, 'process');
+      const processArm = requireArmBeforeEffect(ID, host.process, 'process');
       const result = await processArm.spawn(
         'git',
         [

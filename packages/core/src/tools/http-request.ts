@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { withMedia } from '../with-media.js';
 import {
   boundedRecord,
@@ -40,7 +40,7 @@ export const httpRequestTool = defineTool({
   policy: { fsScoped: false, spawnsProcess: false, egress: 'http', requiresGateApproval: false },
   policyTarget: (args) => ({ url: args.url }),
   async dispatch(args, host, ctx) {
-    const egress = requireArm(ID, host.egress, 'egress');
+    const egress = requireArmBeforeEffect(ID, host.egress, 'egress');
     const response = await egress.fetch(
       dropUndefined({
         method: args.method,

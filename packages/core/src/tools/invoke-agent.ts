@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { ToolUnavailableError } from '../errors.js';
+import { refusedBeforeEffect, ToolUnavailableError } from '../errors.js';
 import { MAX_CONTENT_LENGTH, MAX_NAME_LENGTH } from './arg-bounds.js';
 
 const ID = 'invoke_agent';
@@ -23,7 +23,9 @@ export const invokeAgentTool = defineTool({
   policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
   async dispatch(args, _host, ctx) {
     // The delegate owns depth limits; without one there is nothing to invoke.
-    if (ctx.invokeAgent === undefined) throw new ToolUnavailableError(ID, 'invokeAgent');
+    if (ctx.invokeAgent === undefined) {
+      throw refusedBeforeEffect(new ToolUnavailableError(ID, 'invokeAgent'));
+    }
     return ctx.invokeAgent(args.nodeId, args.input);
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import type { DirectoryListing } from '../tool-host.js';
 import { withModelView } from '../with-model-view.js';
 import { MAX_PATH_LENGTH, pathString } from './arg-bounds.js';
@@ -40,7 +40,7 @@ export const listDirectoryTool = defineTool({
   policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
-    const fs = requireArm(ID, host.fs, 'fs');
+    const fs = requireArmBeforeEffect(ID, host.fs, 'fs');
     const listing = await fs.listDirectory(dropUndefined(args), ctx.signal);
     // Workflow state keeps the spec's `{ entries }` whole; the model reads the compact text.
     return withModelView(stateOf(listing), listingModelText(listing, args.recursive === true));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { boundedRecord, MAX_NAME_LENGTH } from './arg-bounds.js';
 
 const ID = 'mcp_call';
@@ -26,7 +26,7 @@ export const mcpCallTool = defineTool({
   // Names only, for the approver: the arguments are model data and may carry anything.
   policyTarget: (args) => ({ server: args.server, tool: args.tool }),
   async dispatch(args, host, ctx) {
-    const mcp = requireArm(ID, host.mcp, 'mcp');
+    const mcp = requireArmBeforeEffect(ID, host.mcp, 'mcp');
     return mcp.call(
       { server: args.server, tool: args.tool, args: args.args ?? {} },
       ctx.signal,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
+import { refusedBeforeEffect, ToolUnavailableError } from '../errors.js';
 import { pathString } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 
@@ -25,9 +25,11 @@ export const moveFileTool = defineTool({
   // Both ends are writes: the approver sees where the entry comes from and where it goes.
   policyTarget: (args) => ({ path: args.source, destination: args.destination }),
   async dispatch(args, host, ctx) {
-    const fs = requireArm(ID, host.fs, 'fs');
+    const fs = requireArmBeforeEffect(ID, host.fs, 'fs');
     // A read-only host omits moveFile: a host gap, not something the model can fix.
-    if (fs.moveFile === undefined) throw new ToolUnavailableError(ID, 'fs.moveFile');
+    if (fs.moveFile === undefined) {
+      throw refusedBeforeEffect(new ToolUnavailableError(ID, 'fs.moveFile'));
+    }
     const moved = await fs.moveFile(dropUndefined(args), ctx.signal);
     return {
       source: moved.source,

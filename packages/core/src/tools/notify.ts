@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 
 const ID = 'notify';
 
@@ -20,7 +20,7 @@ export const notifyTool = defineTool({
   }),
   policy: { fsScoped: false, spawnsProcess: false, os: true, requiresGateApproval: false },
   async dispatch(args, host, ctx) {
-    const os = requireArm(ID, host.os, 'os');
+    const os = requireArmBeforeEffect(ID, host.os, 'os');
     return os.notify({ title: args.title, body: args.body }, ctx.signal);
   },
 });

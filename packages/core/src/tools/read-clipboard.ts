@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 
 const ID = 'read_clipboard';
 
@@ -12,7 +12,7 @@ export const readClipboardTool = defineTool({
   args: z.strictObject({}),
   policy: { fsScoped: false, spawnsProcess: false, os: true, requiresGateApproval: false },
   async dispatch(_args, host, ctx) {
-    const os = requireArm(ID, host.os, 'os');
+    const os = requireArmBeforeEffect(ID, host.os, 'os');
     return os.readClipboard(ctx.signal);
   },
 });

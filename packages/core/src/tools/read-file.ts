@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FileRead, FsReadRequest } from '../fs-capability.js';
 import { copyUtf8Source } from '../bound/utf8-source.js';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { withMedia } from '../with-media.js';
 import { pathString } from './arg-bounds.js';
 
@@ -23,7 +23,7 @@ export const readFileTool = defineTool({
   policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
-    const fs = requireArm(ID, host.fs, 'fs');
+    const fs = requireArmBeforeEffect(ID, host.fs, 'fs');
     const read = await fs.readFile(readRequest(args, ctx.mediaScope), ctx.signal);
     const { content, mimeType, sizeBytes, lastModified, media, matches, totalLines, more } = read;
     // Binary bytes never travel inline: the model gets the handle, the media rides step 5b.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { ToolArgsInvalidError, ToolExecutionError, ToolPolicyError } from '../errors.js';
 import type { DurableMediaPart, MediaInfo } from '../tool-host.js';
 import { withMedia } from '../with-media.js';
@@ -30,7 +30,7 @@ export const readMediaTool = defineTool({
   }),
   policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
   async dispatch(args, host, ctx) {
-    const media = requireArm(ID, host.media, 'media');
+    const media = requireArmBeforeEffect(ID, host.media, 'media');
     const scope = ctx.mediaScope;
     // Without a scope nothing is readable: the store is not even asked.
     const info = scope === undefined ? undefined : await media.stat(args.handle, ctx.signal);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import {
   boundedRecord,
   MAX_ARGUMENTS,
@@ -55,7 +55,7 @@ export const runCommandTool = defineTool({
     return { command: argv.join(' '), argv };
   },
   async dispatch(args, host, ctx) {
-    const processArm = requireArm(ID, host.process, 'process');
+    const processArm = requireArmBeforeEffect(ID, host.process, 'process');
     const result = await processArm.spawn(
       args.command,
       args.args ?? [],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
+import { refusedBeforeEffect, ToolUnavailableError } from '../errors.js';
 import type { FileSearchResult } from '../tool-host.js';
 import { withModelView } from '../with-model-view.js';
 import { MAX_PATH_LENGTH, pathString } from './arg-bounds.js';
@@ -58,9 +58,11 @@ export const searchFilesTool = defineTool({
   policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path ?? '.' }),
   async dispatch(args, host, ctx) {
-    const fs = requireArm(ID, host.fs, 'fs');
+    const fs = requireArmBeforeEffect(ID, host.fs, 'fs');
     // A host without search is a host gap, not something the model can fix.
-    if (fs.searchFiles === undefined) throw new ToolUnavailableError(ID, 'fs.searchFiles');
+    if (fs.searchFiles === undefined) {
+      throw refusedBeforeEffect(new ToolUnavailableError(ID, 'fs.searchFiles'));
+    }
     const result = await fs.searchFiles(dropUndefined(args), ctx.signal);
     // Workflow state keeps the structured matches; the model reads one line per match.
     return withModelView(stateOf(result), searchModelText(result));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { ToolExecutionError } from '../errors.js';
 import { parseUrl } from '../policy/parse-url.js';
 import { MAX_NAME_LENGTH, MAX_URL_LENGTH } from './arg-bounds.js';
@@ -53,7 +53,7 @@ export const webSearchTool = defineTool({
     return host === undefined || host === '' ? {} : { endpointHost: host };
   },
   async dispatch(args, host, ctx): Promise<{ results: SearchResult[] }> {
-    const egress = requireArm(ID, host.egress, 'egress');
+    const egress = requireArmBeforeEffect(ID, host.egress, 'egress');
     const response = await egress.fetch(
       dropUndefined({
         method: 'GET' as const,

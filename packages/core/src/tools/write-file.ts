@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
-import { requireArm } from '../dispatch/require-arm.js';
-import { ToolUnavailableError } from '../errors.js';
+import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
+import { refusedBeforeEffect, ToolUnavailableError } from '../errors.js';
 import { MAX_CONTENT_LENGTH, pathString } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 
@@ -27,9 +27,11 @@ export const writeFileTool = defineTool({
     writeMode: args.append === true ? 'append' : 'replace',
   }),
   async dispatch(args, host, ctx) {
-    const fs = requireArm(ID, host.fs, 'fs');
+    const fs = requireArmBeforeEffect(ID, host.fs, 'fs');
     // A read-only host omits writeFile: a host gap, not something the model can fix.
-    if (fs.writeFile === undefined) throw new ToolUnavailableError(ID, 'fs.writeFile');
+    if (fs.writeFile === undefined) {
+      throw refusedBeforeEffect(new ToolUnavailableError(ID, 'fs.writeFile'));
+    }
     const written = await fs.writeFile(dropUndefined(args), ctx.signal);
     return { path: written.path, bytesWritten: written.bytesWritten };
   },

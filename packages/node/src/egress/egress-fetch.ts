@@ -1,6 +1,8 @@
 import {
   normalizeHost,
+  refusedBeforeEffect,
   ToolCancelledError,
+  ToolDispatchError,
   ToolExecutionError,
   ToolPolicyError,
   type AbortSignalLike,
@@ -35,7 +37,8 @@ export async function egressFetch(
   idempotencyKey?: string,
 ): Promise<EgressResponse> {
   const { toolId } = options;
-  if (signal?.aborted === true) throw new ToolCancelledError(toolId);
+  // Cancelled before anything was judged or sent.
+  if (signal?.aborted === true) throw refusedBeforeEffect(new ToolCancelledError(toolId));
   const callSignal = new CallSignal();
   const onAbort = (): void => {
     callSignal.cancelled = true;
@@ -71,71 +74,82 @@ async function fetchHops(
 ): Promise<EgressResponse> {
   const { options, pools, signal } = context;
   const { toolId } = options;
-  let url = checkEgressUrl(toolId, request.url);
-  const firstHost = normalizeHost(url.hostname);
-  if (firstHost === undefined) throw new ToolPolicyError(toolId, 'insecure_url');
-  const allowedHosts =
-    request.allowedDomains === undefined ? undefined : normalizeAllowlist(request.allowedDomains);
-  if (allowedHosts !== undefined) assertHostAllowed(toolId, url, allowedHosts, firstHost);
-  const headers = sanitizeRequestHeaders(toolId, request.headers);
-  // The host's key replaces a model-supplied one in any case spelling (names are lowercased):
-  // the draft allows one per request, and only the journal's names this call.
-  if (idempotencyKey !== undefined) {
-    headers[IDEMPOTENCY_KEY_HEADER] = toIdempotencyKeyHeader(toolId, idempotencyKey);
-  }
-  const credential = await attachCredential(toolId, request, headers, context);
-  const firstOrigin = url.origin;
-  // Sticky: once a hop leaves the credential's origin, a redirect back cannot re-arm it (else
-  // any host on the chain could aim an authenticated request at any path of the first one).
-  let sameOrigin = true;
-  let method: Method = request.method;
-  let body = request.body;
+  // Until the first request is handed to the connection, nothing was sent: a journaled call
+  // refused before it (URL, allowlist, headers, key, credential, the first hop's DNS and SSRF
+  // floor) may run later. Re-made cancels and timeouts (`toEgressError`) stay unmarked.
+  let sent = false;
+  try {
+    let url = checkEgressUrl(toolId, request.url);
+    const firstHost = normalizeHost(url.hostname);
+    if (firstHost === undefined) throw new ToolPolicyError(toolId, 'insecure_url');
+    const allowedHosts =
+      request.allowedDomains === undefined ? undefined : normalizeAllowlist(request.allowedDomains);
+    if (allowedHosts !== undefined) assertHostAllowed(toolId, url, allowedHosts, firstHost);
+    const headers = sanitizeRequestHeaders(toolId, request.headers);
+    // The host's key replaces a model-supplied one in any case spelling (names are lowercased):
+    // the draft allows one per request, and only the journal's names this call.
+    if (idempotencyKey !== undefined) {
+      headers[IDEMPOTENCY_KEY_HEADER] = toIdempotencyKeyHeader(toolId, idempotencyKey);
+    }
+    const credential = await attachCredential(toolId, request, headers, context);
+    const firstOrigin = url.origin;
+    // Sticky: once a hop leaves the credential's origin, a redirect back cannot re-arm it (else
+    // any host on the chain could aim an authenticated request at any path of the first one).
+    let sameOrigin = true;
+    let method: Method = request.method;
+    let body = request.body;
 
-  for (let hop = 0; ; hop += 1) {
-    const destination = await resolveDestination(url, {
-      toolId,
-      lookup: options.lookup,
-      allowRanges: options.allowRanges,
-      signal,
-    });
-    // A DNS answer that arrives after an abort must not open a connection.
-    signal.throwIfAborted();
-    sameOrigin &&= url.origin === firstOrigin;
-    const hopHeaders = sameOrigin
-      ? headers
-      : withoutCredentials(headers, credential?.headerName, idempotencyKey !== undefined);
-    const response = await pools.get(destination).request({
-      path: `${url.pathname}${url.search}`,
-      method,
-      headers: hopHeaders,
-      ...(body === undefined ? {} : { body }),
-      signal,
-    });
-    const location = single(response.headers.location);
-    if (!REDIRECTS.has(response.statusCode) || location === undefined) {
-      const secret = credential?.secret;
-      return await buildEgressResponse({
-        request,
-        response,
-        url,
-        credential: secret,
-        options,
+    for (let hop = 0; ; hop += 1) {
+      const destination = await resolveDestination(url, {
+        toolId,
+        lookup: options.lookup,
+        allowRanges: options.allowRanges,
         signal,
       });
+      // A DNS answer that arrives after an abort must not open a connection.
+      signal.throwIfAborted();
+      sameOrigin &&= url.origin === firstOrigin;
+      const hopHeaders = sameOrigin
+        ? headers
+        : withoutCredentials(headers, credential?.headerName, idempotencyKey !== undefined);
+      // From here a request may land: nothing thrown after this is before the effect (a redirect
+      // hop's refusal follows a request the server already has).
+      sent = true;
+      const response = await pools.get(destination).request({
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers: hopHeaders,
+        ...(body === undefined ? {} : { body }),
+        signal,
+      });
+      const location = single(response.headers.location);
+      if (!REDIRECTS.has(response.statusCode) || location === undefined) {
+        const secret = credential?.secret;
+        return await buildEgressResponse({
+          request,
+          response,
+          url,
+          credential: secret,
+          options,
+          signal,
+        });
+      }
+      await response.body.dump();
+      if (hop >= options.maxRedirects) throw new ToolExecutionError(toolId, 'too_many_redirects');
+      // Each hop is judged exactly like the first: https, no userinfo, allowlist, then SSRF.
+      url = checkEgressUrl(toolId, location, url);
+      assertHostAllowed(toolId, url, allowedHosts, firstHost);
+      // fetch's rules: 303 always, and 301/302 after a POST, continue as a body-less GET.
+      if (response.statusCode === 303 || (response.statusCode <= 302 && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+        delete headers['content-type'];
+        // The key named the original request; a body-less GET is another request.
+        if (idempotencyKey !== undefined) delete headers[IDEMPOTENCY_KEY_HEADER];
+      }
     }
-    await response.body.dump();
-    if (hop >= options.maxRedirects) throw new ToolExecutionError(toolId, 'too_many_redirects');
-    // Each hop is judged exactly like the first: https, no userinfo, allowlist, then SSRF.
-    url = checkEgressUrl(toolId, location, url);
-    assertHostAllowed(toolId, url, allowedHosts, firstHost);
-    // fetch's rules: 303 always, and 301/302 after a POST, continue as a body-less GET.
-    if (response.statusCode === 303 || (response.statusCode <= 302 && method === 'POST')) {
-      method = 'GET';
-      body = undefined;
-      delete headers['content-type'];
-      // The key named the original request; a body-less GET is another request.
-      if (idempotencyKey !== undefined) delete headers[IDEMPOTENCY_KEY_HEADER];
-    }
+  } catch (error) {
+    throw !sent && error instanceof ToolDispatchError ? refusedBeforeEffect(error) : error;
   }
 }
 

@@ -5,7 +5,7 @@ import type { AbortSignalLike, FileEdit, FsEditRequest } from '@toolhost/core';
 import { applyEdits } from './apply-edits.js';
 import { childPath, descriptorPath } from './descriptor-path.js';
 import { formatEditDiff } from './edit-diff.js';
-import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';
+import { beforeWriteEffect, fsFailure, throwIfAborted, toFsError } from './fs-error.js';
 import type { Jail, WriteTarget } from './jail.js';
 import { BINARY_SNIFF_BYTES, MAX_READ_BYTES } from './read-file.js';
 import { writeIfUnchanged } from './write-if-unchanged.js';
@@ -39,11 +39,23 @@ export function createEditFile(jail: Jail, hooks: EditFileHooks = {}) {
       throwIfAborted(TOOL_ID, signal);
       const target = await jail.openParentForWrite(TOOL_ID, request.path, false);
       try {
-        const snapshot = await readSnapshot(target);
+        let snapshot: ReadSnapshot;
         try {
-          throwIfAborted(TOOL_ID, signal);
-          const original = decode(snapshot.bytes, dryRun);
-          const applied = applyEdits(original, request.edits);
+          snapshot = await readSnapshot(target);
+        } catch (error) {
+          // Nothing is written before the read: its refusal precedes any effect.
+          throw beforeWriteEffect(TOOL_ID, error, !dryRun);
+        }
+        try {
+          let original: string;
+          let applied: ReturnType<typeof applyEdits>;
+          try {
+            throwIfAborted(TOOL_ID, signal);
+            original = decode(snapshot.bytes, dryRun);
+            applied = applyEdits(original, request.edits);
+          } catch (error) {
+            throw beforeWriteEffect(TOOL_ID, error, !dryRun);
+          }
           const path = jail.displayName(target.path);
           const diff = formatEditDiff(path, original, applied.text, applied.regions);
           // An edit that changes nothing writes nothing (and moves no mtime).

@@ -1,4 +1,5 @@
 import {
+  refusedBeforeEffect,
   ToolCancelledError,
   ToolDispatchError,
   ToolExecutionError,
@@ -33,6 +34,18 @@ export function toFsError(toolId: ToolId, error: unknown, isWrite: boolean): Too
   const reason = (code !== undefined && REASONS[code]) || 'io_error';
   // A failed read or listing had no effect, so the model may try again; a write may have had one.
   return new ToolExecutionError(toolId, reason, { cause: error, recoverable: !isWrite });
+}
+
+/**
+ * `toFsError` of a write's failure known to come before its first effect (no directory made, no
+ * file opened for writing, nothing renamed), marked so: a journaled call's claim is discarded.
+ */
+export function beforeWriteEffect(
+  toolId: ToolId,
+  error: unknown,
+  isWrite = true,
+): ToolDispatchError {
+  return refusedBeforeEffect(toFsError(toolId, error, isWrite));
 }
 
 /** A fixed-reason execution failure the arm decides itself (too large, binary, not a file). */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ToolPolicyError } from '@toolhost/core';
 import type { FsScopeTier, ToolId } from '@toolhost/core';
 import type { DirectoryRef } from './descriptor-path.js';
-import { fsFailure } from './fs-error.js';
+import { beforeWriteEffect, fsFailure } from './fs-error.js';
 import { isOnReadFloor, isOnWriteFloor } from './floor.js';
 import type { FloorContext } from './floor.js';
 import { createReadFloorJudge } from './read-floor-judge.js';
@@ -19,7 +19,14 @@ import {
   openChildDirectorySync,
 } from './verify-descriptor.js';
 import type { OpenedDescriptor } from './verify-descriptor.js';
-import { DIRECTORY_FLAGS, walk, walkForWrite, walkSync, type WalkBase } from './walk-components.js';
+import {
+  DIRECTORY_FLAGS,
+  walk,
+  walkForWrite,
+  walkSync,
+  type DirectoryCreation,
+  type WalkBase,
+} from './walk-components.js';
 
 // Linux's own limit on symlink expansions in one lookup.
 const MAX_SYMLINK_HOPS = 40;
@@ -44,6 +51,8 @@ export interface WriteTarget {
   readonly name: string;
   /** The real path written: the verified directory's path plus `name`. */
   readonly path: string;
+  /** The walk made a missing parent (`createDirs`): the call's effect has already begun. */
+  readonly createdDirectories: boolean;
 }
 
 /** What the jail needs from the host's options. */
@@ -79,7 +88,8 @@ export interface Jail {
   /**
    * Walks to the parent of a write target, creating directories on request. A symlinked directory
    * on the way is expanded and re-checked like a read's, so the write lands at the verified real
-   * location and the write floor judges that location; the leaf itself is never followed.
+   * location and the write floor judges that location; the leaf itself is never followed. A
+   * failure before any directory was made is marked `refusedBeforeEffect`; one after is not.
    */
   openParentForWrite(toolId: ToolId, requested: string, createDirs: boolean): Promise<WriteTarget>;
   /**
@@ -174,6 +184,53 @@ export async function createJail(options: JailOptions): Promise<Jail> {
     throw new ToolPolicyError(toolId, 'symlink_refused');
   };
 
+  const openParent = async (
+    toolId: ToolId,
+    requested: string,
+    creation: DirectoryCreation | undefined,
+  ): Promise<WriteTarget> => {
+    let target = resolveRequestedPath(toolId, root, requested);
+    if (isOnWriteFloor(requested, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+    for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
+      // Judged again after every symlink: `alias -> .git` lands the write in `.git`.
+      if (isOnWriteFloor(target, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+      const base = containing(
+        toolId,
+        target,
+        'write',
+        hop === 0 ? 'scope_escape' : 'symlink_refused',
+      );
+      const segments = segmentsBelow(base.path, target);
+      const name = segments.pop();
+      if (name === undefined) throw fsFailure(toolId, 'is_directory', true);
+      const walked = await walkForWrite(toolId, base, segments, creation, verify);
+      if ('redirect' in walked) {
+        // Only directories on the way are resolved; the leaf `name` is never followed.
+        target = path.join(walked.redirect, name);
+        continue;
+      }
+      // A write straight into a root reuses the root's descriptor, which outlives the call.
+      const release =
+        walked.handle === base.handle ? async () => undefined : () => walked.handle.close();
+      try {
+        const directory = await verify(toolId, walked, 'write');
+        const written = path.join(directory.path, name);
+        if (isOnWriteFloor(written, floor)) throw new ToolPolicyError(toolId, 'protected_path');
+        return {
+          directory,
+          name,
+          path: written,
+          release,
+          createdDirectories: creation?.created === true,
+        };
+      } catch (error) {
+        await release();
+        throw error;
+      }
+    }
+    throw new ToolPolicyError(toolId, 'symlink_refused');
+  };
+
   return {
     root,
     floor,
@@ -210,40 +267,13 @@ export async function createJail(options: JailOptions): Promise<Jail> {
       openChildDirectorySync(verifyDescriptor, parent, name),
 
     async openParentForWrite(toolId, requested, createDirs) {
-      let target = resolveRequestedPath(toolId, root, requested);
-      if (isOnWriteFloor(requested, floor)) throw new ToolPolicyError(toolId, 'protected_path');
-      for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop += 1) {
-        // Judged again after every symlink: `alias -> .git` lands the write in `.git`.
-        if (isOnWriteFloor(target, floor)) throw new ToolPolicyError(toolId, 'protected_path');
-        const base = containing(
-          toolId,
-          target,
-          'write',
-          hop === 0 ? 'scope_escape' : 'symlink_refused',
-        );
-        const segments = segmentsBelow(base.path, target);
-        const name = segments.pop();
-        if (name === undefined) throw fsFailure(toolId, 'is_directory', true);
-        const walked = await walkForWrite(toolId, base, segments, createDirs, verify);
-        if ('redirect' in walked) {
-          // Only directories on the way are resolved; the leaf `name` is never followed.
-          target = path.join(walked.redirect, name);
-          continue;
-        }
-        // A write straight into a root reuses the root's descriptor, which outlives the call.
-        const release =
-          walked.handle === base.handle ? async () => undefined : () => walked.handle.close();
-        try {
-          const directory = await verify(toolId, walked, 'write');
-          const written = path.join(directory.path, name);
-          if (isOnWriteFloor(written, floor)) throw new ToolPolicyError(toolId, 'protected_path');
-          return { directory, name, path: written, release };
-        } catch (error) {
-          await release();
-          throw error;
-        }
+      // Allocated only when the walk may create; a plain write's walk never does.
+      const creation = createDirs ? { created: false } : undefined;
+      try {
+        return await openParent(toolId, requested, creation);
+      } catch (error) {
+        throw creation?.created === true ? error : beforeWriteEffect(toolId, error);
       }
-      throw new ToolPolicyError(toolId, 'symlink_refused');
     },
 
     judgeWrite: (toolId, requested) =>

@@ -1,11 +1,11 @@
 import { lstatSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolExecutionError, ToolPolicyError } from '@toolhost/core';
+import { refusedBeforeEffect, ToolExecutionError, ToolPolicyError } from '@toolhost/core';
 import type { AbortSignalLike, DirectoryMake, FsMakeDirectoryRequest } from '@toolhost/core';
 import { childPath } from './descriptor-path.js';
 import { assertDirectoryUnmoved } from './directory-unmoved.js';
-import { errnoCode, throwIfAborted, toFsError } from './fs-error.js';
+import { beforeWriteEffect, errnoCode, throwIfAborted, toFsError } from './fs-error.js';
 import type { Jail, WriteTarget } from './jail.js';
 
 const TOOL_ID = 'create_directory';
@@ -33,8 +33,7 @@ export function createMakeDirectory(jail: Jail, hooks: MakeDirectoryHooks = {}) 
       if (path.resolve(jail.root, request.path) === jail.root) return { path: '.', created: false };
       const target = await jail.openParentForWrite(TOOL_ID, request.path, true);
       try {
-        throwIfAborted(TOOL_ID, signal);
-        const created = await makeIn(target, hooks);
+        const created = await makeIn(target, hooks, signal);
         return { path: jail.displayName(target.path), created };
       } finally {
         await target.release();
@@ -45,10 +44,22 @@ export function createMakeDirectory(jail: Jail, hooks: MakeDirectoryHooks = {}) 
   };
 }
 
-async function makeIn(target: WriteTarget, hooks: MakeDirectoryHooks): Promise<boolean> {
+// Nothing is made before the last `mkdir` but the parents the jail created: without those, a
+// refusal up to it (and a name that already exists, which that `mkdir` leaves alone) precedes
+// any effect.
+async function makeIn(
+  target: WriteTarget,
+  hooks: MakeDirectoryHooks,
+  signal: AbortSignalLike | undefined,
+): Promise<boolean> {
   const leaf = childPath(target.directory, target.name);
-  await hooks.beforeMkdir?.();
-  assertDirectoryUnmoved(TOOL_ID, target.directory);
+  try {
+    throwIfAborted(TOOL_ID, signal);
+    await hooks.beforeMkdir?.();
+    assertDirectoryUnmoved(TOOL_ID, target.directory);
+  } catch (error) {
+    throw target.createdDirectories ? error : beforeWriteEffect(TOOL_ID, error);
+  }
   try {
     // mkdir never follows its last component: a symlink there is EEXIST, judged below.
     await mkdir(leaf, 0o777);
@@ -58,8 +69,15 @@ async function makeIn(target: WriteTarget, hooks: MakeDirectoryHooks): Promise<b
   }
   const existing = lstatSync(leaf, { throwIfNoEntry: false });
   if (existing?.isDirectory() === true) return false;
-  if (existing?.isSymbolicLink() === true) throw new ToolPolicyError(TOOL_ID, 'symlink_refused');
-  throw new ToolExecutionError(TOOL_ID, 'not_a_directory', {
+  const refused =
+    existing?.isSymbolicLink() === true
+      ? new ToolPolicyError(TOOL_ID, 'symlink_refused')
+      : notADirectory();
+  throw target.createdDirectories ? refused : refusedBeforeEffect(refused);
+}
+
+function notADirectory(): ToolExecutionError {
+  return new ToolExecutionError(TOOL_ID, 'not_a_directory', {
     correctable: true,
     recoverable: true,
     retryable: false,

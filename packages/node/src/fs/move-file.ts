@@ -6,7 +6,7 @@ import { ToolExecutionError, ToolPolicyError } from '@toolhost/core';
 import type { AbortSignalLike, FileMove, FsMoveRequest } from '@toolhost/core';
 import { childPath } from './descriptor-path.js';
 import { assertDirectoryUnmoved } from './directory-unmoved.js';
-import { errnoCode, fsFailure, throwIfAborted, toFsError } from './fs-error.js';
+import { beforeWriteEffect, errnoCode, fsFailure, throwIfAborted, toFsError } from './fs-error.js';
 import type { Jail, WriteTarget } from './jail.js';
 import { isInside } from './requested-path.js';
 import { assertSubtreeOffFloor } from './subtree-floor.js';
@@ -38,13 +38,7 @@ export function createMoveFile(jail: Jail, hooks: MoveFileHooks = {}) {
       throwIfAborted(TOOL_ID, signal);
       const source = await jail.openParentForWrite(TOOL_ID, request.source, false);
       try {
-        const kind = sourceKind(source);
-        // Before any parent is created: `a` → `a/b/c` must not leave `a/b` behind.
-        if (
-          kind === 'directory' &&
-          isInside(source.path, path.resolve(jail.root, request.destination))
-        )
-          throw refusal('into_itself', 'A directory cannot be moved into itself.');
+        const kind = judgeSource(jail, source, request);
         const destination = await jail.openParentForWrite(TOOL_ID, request.destination, true);
         try {
           return await moveBetween({ jail, source, destination, kind, request, hooks, signal });
@@ -70,7 +64,48 @@ interface Move {
   readonly signal: AbortSignalLike | undefined;
 }
 
+// Nothing is created or moved yet: a refusal of the source is before any effect.
+function judgeSource(
+  jail: Jail,
+  source: WriteTarget,
+  request: FsMoveRequest,
+): 'file' | 'directory' {
+  try {
+    const kind = sourceKind(source);
+    // Before any parent is created: `a` → `a/b/c` must not leave `a/b` behind.
+    if (kind === 'directory' && isInside(source.path, path.resolve(jail.root, request.destination)))
+      throw refusal('into_itself', 'A directory cannot be moved into itself.');
+    return kind;
+  } catch (error) {
+    throw beforeWriteEffect(TOOL_ID, error);
+  }
+}
+
 async function moveBetween(move: Move): Promise<FileMove> {
+  const { jail, source, destination, kind } = move;
+  const from = childPath(source.directory, source.name);
+  const to = childPath(destination.directory, destination.name);
+  let existing: Stats | undefined;
+  try {
+    existing = await checkBeforeMoving(move, to);
+  } catch (error) {
+    // Before the first link, rename or placeholder; only the destination's new parents, if the
+    // jail made any, came first.
+    throw destination.createdDirectories ? error : beforeWriteEffect(TOOL_ID, error);
+  }
+  let overwritten = false;
+  if (move.request.overwrite === true) overwritten = await replacing(from, to, existing);
+  else if (kind === 'file') await linkThenUnlink(from, to);
+  else await renameOntoPlaceholder(from, to, 'directory');
+  return {
+    source: jail.displayName(source.path),
+    destination: jail.displayName(destination.path),
+    overwritten,
+  };
+}
+
+// Every check of the move before it touches anything; with `overwrite`, what it would replace.
+async function checkBeforeMoving(move: Move, to: string): Promise<Stats | undefined> {
   const { jail, source, destination, kind } = move;
   // The real paths this time: a symlinked parent may have led the destination under the source.
   if (destination.path === source.path)
@@ -90,17 +125,10 @@ async function moveBetween(move: Move): Promise<FileMove> {
   await move.hooks.beforeRename?.();
   assertDirectoryUnmoved(TOOL_ID, source.directory);
   assertDirectoryUnmoved(TOOL_ID, destination.directory);
-  const from = childPath(source.directory, source.name);
-  const to = childPath(destination.directory, destination.name);
-  let overwritten = false;
-  if (move.request.overwrite === true) overwritten = await replacing(from, to, kind);
-  else if (kind === 'file') await linkThenUnlink(from, to);
-  else await renameOntoPlaceholder(from, to, 'directory');
-  return {
-    source: jail.displayName(source.path),
-    destination: jail.displayName(destination.path),
-    overwritten,
-  };
+  if (move.request.overwrite !== true) return undefined;
+  const existing = lstatSync(to, { throwIfNoEntry: false });
+  if (existing !== undefined) checkReplaceable(existing, kind);
+  return existing;
 }
 
 // What may be moved, as the fs arm's other writes judge a leaf: never a symlink, a second name
@@ -117,9 +145,7 @@ function sourceKind(source: WriteTarget): 'file' | 'directory' {
 
 // `overwrite`: rename replaces a file or an empty directory in one step. What sits there is
 // judged like a write's leaf; the kernel refuses a file over a directory and the reverse.
-async function replacing(from: string, to: string, kind: 'file' | 'directory'): Promise<boolean> {
-  const existing = lstatSync(to, { throwIfNoEntry: false });
-  if (existing !== undefined) checkReplaceable(existing, kind);
+async function replacing(from: string, to: string, existing: Stats | undefined): Promise<boolean> {
   try {
     await rename(from, to);
   } catch (error) {

@@ -154,15 +154,23 @@ function redirectOrThrow(
 }
 
 /**
+ * Whether a write's walk created a directory: a refusal after that is no longer one before the
+ * call's effect. Passed only when the walk may create (`createDirs`); absent, it creates nothing.
+ */
+export interface DirectoryCreation {
+  created: boolean;
+}
+
+/**
  * Opens the directories of a write target one by one, never through a symlink: a symlinked
  * directory on the way ends the walk with a redirect the jail re-checks and walks again from a
- * root, exactly as a read does.
+ * root, exactly as a read does. Each directory it makes is recorded in `creation`.
  */
 export async function walkForWrite(
   toolId: ToolId,
   base: WalkBase,
   segments: readonly string[],
-  createDirs: boolean,
+  creation: DirectoryCreation | undefined,
   verify: (
     toolId: ToolId,
     entry: { handle: FileHandle; path: string },
@@ -174,7 +182,7 @@ export async function walkForWrite(
   let owned: FileHandle | undefined;
   try {
     for (const [index, name] of segments.entries()) {
-      const next = await openDirectoryForWrite(toolId, current, owned, name, createDirs, verify);
+      const next = await openDirectoryForWrite(toolId, current, owned, name, creation, verify);
       if ('link' in next) {
         await owned?.close();
         return { redirect: path.resolve(current.path, next.link, ...segments.slice(index + 1)) };
@@ -196,7 +204,7 @@ async function openDirectoryForWrite(
   current: DirectoryRef,
   currentHandle: FileHandle | undefined,
   name: string,
-  createDirs: boolean,
+  creation: DirectoryCreation | undefined,
   verify: (
     toolId: ToolId,
     entry: { handle: FileHandle; path: string },
@@ -210,7 +218,7 @@ async function openDirectoryForWrite(
     const link =
       code === 'ELOOP' || code === 'ENOTDIR' ? await readSymlink(current, name) : undefined;
     if (link !== undefined) return { link };
-    if (code !== 'ENOENT' || !createDirs) throw error;
+    if (code !== 'ENOENT' || creation === undefined) throw error;
   }
   // The deepest existing ancestor is checked where the kernel says it is before anything is
   // created in it, so a parent renamed out of the root gets no new directory.
@@ -218,6 +226,7 @@ async function openDirectoryForWrite(
     await verify(toolId, { handle: currentHandle, path: current.path }, 'write');
   try {
     await mkdir(childPath(current, name), 0o777);
+    creation.created = true;
   } catch (error) {
     if (errnoCode(error) !== 'EEXIST') throw error;
   }

@@ -6,8 +6,8 @@ import { ToolPolicyError } from '@toolhost/core';
 import type { AbortSignalLike, FileWrite, FsWriteRequest } from '@toolhost/core';
 import { childPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';
-import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';
-import type { Jail } from './jail.js';
+import { beforeWriteEffect, fsFailure, throwIfAborted, toFsError } from './fs-error.js';
+import type { Jail, WriteTarget } from './jail.js';
 
 const TOOL_ID = 'write_file';
 const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = constants;
@@ -33,10 +33,10 @@ export function createWriteFile(jail: Jail) {
         request.createDirs === true,
       );
       try {
-        throwIfAborted(TOOL_ID, signal);
+        const existingMode = checkBeforeWriting(target, signal);
         const data = Buffer.from(request.content, 'utf8');
         if (request.append === true) await append(target.directory, target.name, data);
-        else await replace(target.directory, target.name, data, signal);
+        else await replace(target.directory, target.name, data, existingMode, signal);
         return { path: jail.displayName(target.path), bytesWritten: data.byteLength };
       } finally {
         await target.release();
@@ -47,13 +47,28 @@ export function createWriteFile(jail: Jail) {
   };
 }
 
+// The last look before the first byte lands: a refusal here is before the call's effect unless
+// the jail already made a missing parent directory.
+function checkBeforeWriting(
+  target: WriteTarget,
+  signal: AbortSignalLike | undefined,
+): number | undefined {
+  try {
+    throwIfAborted(TOOL_ID, signal);
+    // Opening a device for writing can act on it, so look first; the descriptor is checked again.
+    return checkExisting(target.directory, target.name);
+  } catch (error) {
+    throw target.createdDirectories ? error : beforeWriteEffect(TOOL_ID, error);
+  }
+}
+
 async function replace(
   directory: DirectoryRef,
   name: string,
   data: Buffer,
+  existingMode: number | undefined,
   signal: AbortSignalLike | undefined,
 ): Promise<void> {
-  const existingMode = checkExisting(directory, name);
   const temporary = childPath(directory, `.${randomBytes(6).toString('hex')}.toolhost-tmp`);
   const handle = await open(
     temporary,
@@ -85,8 +100,6 @@ async function replace(
 }
 
 async function append(directory: DirectoryRef, name: string, data: Buffer): Promise<void> {
-  // Opening a device for writing can act on it, so look first; the descriptor is checked again.
-  checkExisting(directory, name);
   // O_NONBLOCK: a FIFO swapped in since fails (ENXIO) instead of hanging the host.
   const handle = await open(
     childPath(directory, name),

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
+  refusedBeforeEffect,
   ToolCancelledError,
   ToolExecutionError,
   type AbortSignalLike,
@@ -44,8 +45,9 @@ export interface McpToolCall {
  */
 export async function callMcpTool(call: McpToolCall): Promise<unknown> {
   const { toolId, signal, hostCallOptions } = call;
-  if (signal?.aborted === true) throw new ToolCancelledError(toolId);
-  if (call.isClosed()) throw serverExited(call);
+  // Nothing sent yet: a journaled call stopped here may run later.
+  if (signal?.aborted === true) throw refusedBeforeEffect(new ToolCancelledError(toolId));
+  if (call.isClosed()) throw refusedBeforeEffect(serverExited(call));
   const run = () => requestTool(call);
   try {
     // The trusted lifetime authority owns the in-flight request when the runner provides one.

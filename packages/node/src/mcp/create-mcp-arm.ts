@@ -1,12 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
+  refusedBeforeEffect,
+  ToolDispatchError,
   ToolExecutionError,
   type AnyToolDef,
   type McpCallInput,
   type McpCapability,
   type ToolId,
 } from '@toolhost/core';
-import { callMcpTool } from './call-mcp-tool.js';
+import { callMcpTool, type McpToolCall } from './call-mcp-tool.js';
 import { compileInputSchema, type McpArgsValidator } from './compile-input-schema.js';
 import { connectMcpServer, McpConnectError, type McpConnection } from './connect-mcp-server.js';
 import { createMcpToolDef } from './create-mcp-tool-def.js';
@@ -112,19 +114,26 @@ export async function createMcpArm(options: McpArmOptions): Promise<McpArm> {
   }
   const capability: McpCapability = {
     call: async (input, signal, hostCallOptions) => {
-      const { server, tool, id, validate } = resolveCall(live, input);
-      return callMcpTool({
-        toolId: id,
-        client: server.connection.client,
-        tool,
-        // mcp_call reaches here without a discovered ToolDef's parseArgs: validate every time.
-        args: validate(input.args),
-        timeoutMs: server.timeoutMs,
-        isClosed: server.connection.isClosed,
-        exit: server.connection.exit,
-        signal,
-        hostCallOptions,
-      });
+      let call: McpToolCall;
+      try {
+        const { server, tool, id, validate } = resolveCall(live, input);
+        call = {
+          toolId: id,
+          client: server.connection.client,
+          tool,
+          // mcp_call reaches here without a discovered ToolDef's parseArgs: validate every time.
+          args: validate(input.args),
+          timeoutMs: server.timeoutMs,
+          isClosed: server.connection.isClosed,
+          exit: server.connection.exit,
+          signal,
+          hostCallOptions,
+        };
+      } catch (error) {
+        // An unknown server or tool, or arguments its schema refuses: nothing was sent.
+        throw error instanceof ToolDispatchError ? refusedBeforeEffect(error) : error;
+      }
+      return callMcpTool(call);
     },
   };
   let closing: Promise<void> | undefined;

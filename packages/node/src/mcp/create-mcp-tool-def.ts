@@ -1,5 +1,11 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ToolUnavailableError, type JsonSchema, type ToolDef, type ToolId } from '@toolhost/core';
+import {
+  refusedBeforeEffect,
+  ToolUnavailableError,
+  type JsonSchema,
+  type ToolDef,
+  type ToolId,
+} from '@toolhost/core';
 import type { McpArgsValidator } from './compile-input-schema.js';
 
 /** The longest server-written description a discovered tool carries to the model. */
@@ -34,7 +40,7 @@ export function createMcpToolDef(
     policyTarget: () => ({ server, tool: tool.name }),
     async dispatch(args, host, ctx) {
       // Through the seam, never a captured client: the registry's host decides what is wired.
-      if (host.mcp === undefined) throw new ToolUnavailableError(id, 'mcp');
+      if (host.mcp === undefined) throw refusedBeforeEffect(new ToolUnavailableError(id, 'mcp'));
       return host.mcp.call({ server, tool: tool.name, args }, ctx.signal, ctx.hostCallOptions);
     },
   };

@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolCancelledError } from '@toolhost/core';
+import { isRefusedBeforeEffect, ToolCancelledError } from '@toolhost/core';
 import { createOsArm } from './create-os-arm.js';
 
 const HOSTILE = '-x; $(touch /tmp/pwned-os) `id` "\' \n';
@@ -40,12 +40,13 @@ describe('createOsArm without helpers', () => {
     });
   });
 
-  it('fails notify with not_found', async () => {
+  it('fails notify with not_found, marked as before any effect (nothing ran)', async () => {
     const arm = createOsArm({ hostEnv: { PATH: empty }, platform: 'linux' });
 
-    await expect(arm.notify({ title: 't', body: 'b' })).rejects.toMatchObject({
-      reason: 'not_found',
-    });
+    const error = await arm.notify({ title: 't', body: 'b' }).catch((caught: unknown) => caught);
+
+    expect(error).toMatchObject({ reason: 'not_found' });
+    expect(isRefusedBeforeEffect(error)).toBe(true);
   });
 });
 

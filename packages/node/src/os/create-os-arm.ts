@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AbortSignalLike, OsCapability } from '@toolhost/core';
-import { ToolExecutionError } from '@toolhost/core';
+import { refusedBeforeEffect, ToolExecutionError } from '@toolhost/core';
 import { BASE_ENV_NAMES } from '../process/build-child-env.js';
 import { isExecutableFile } from '../process/resolve-executable.js';
 import { runHelper } from './run-helper.js';
@@ -123,5 +123,6 @@ async function firstHelper(
       if (await isExecutableFile(file)) return [file, args];
     }
   }
-  throw new ToolExecutionError(toolId, 'not_found');
+  // No helper found: nothing ran, so a journaled notify may be delivered once one is installed.
+  throw refusedBeforeEffect(new ToolExecutionError(toolId, 'not_found'));
 }

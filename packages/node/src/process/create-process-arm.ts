@@ -1,5 +1,5 @@
 import type { AbortSignalLike, ProcessCapability, ProcessResult, SpawnOpts } from '@toolhost/core';
-import { ToolPolicyError } from '@toolhost/core';
+import { refusedBeforeEffect, ToolDispatchError, ToolPolicyError } from '@toolhost/core';
 import { buildChildEnv } from './build-child-env.js';
 import { neutraliseGitDrivers } from './neutralise-git-drivers.js';
 import {
@@ -14,7 +14,7 @@ import {
   type SandboxDescription,
 } from './sandbox/create-sandbox.js';
 import { resolveExecutable } from './resolve-executable.js';
-import { spawnProcess } from './spawn-process.js';
+import { spawnProcess, type SpawnPlan } from './spawn-process.js';
 import { prlimitCommand } from './wrap-command.js';
 import { detectPrlimit } from './detect-containment.js';
 import {
@@ -65,6 +65,71 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
     ...(options.onQuarantine === undefined ? {} : { onQuarantine: options.onQuarantine }),
   });
 
+  // Everything a spawn is judged and resolved by, before any child starts.
+  const planSpawn = async (
+    command: string,
+    args: readonly string[],
+    declaredEnv: Readonly<Record<string, string>>,
+    opts: SpawnOpts,
+    signal: AbortSignalLike | undefined,
+  ): Promise<SpawnPlan> => {
+    // Env first: a hijack attempt is fatal whatever else is wrong with the call.
+    const baseEnv = buildChildEnv(
+      hostEnv,
+      declaredEnv,
+      toolId,
+      opts.hostCallOptions?.idempotencyKey,
+    );
+    if (args.some((arg) => arg.includes('\0'))) throw new ToolPolicyError(toolId, 'invalid_path');
+    const cwd = await resolved.resolveCwd(root, opts.cwd);
+    const file = await resolveExecutable({
+      command,
+      searchPath: hostEnv['PATH'] ?? '',
+      cwd,
+      root,
+      toolId,
+    });
+    // A repository's drivers are named by the repository: only its own config lists them.
+    const env = await neutraliseGitDrivers({ toolId, file, cwd, env: baseEnv, signal });
+    let containment: ContainmentInfo;
+    let prepared: PreparedSandbox | undefined;
+    if (sandbox.mode === 'required') {
+      const prlimit = await detectPrlimit();
+      containment = {
+        mode: 'pid-namespace',
+        mechanism: 'bwrap',
+        ...(prlimit === undefined ? {} : { prlimit }),
+      };
+      prepared = await sandbox.prepare({
+        toolId,
+        file,
+        args,
+        env,
+        cwd,
+        limits: prlimitCommand(prlimit, resolved.budgets),
+      });
+    } else {
+      containment = await detectContainment(resolved.containment, {
+        mechanism: resolved.pidNamespaceMechanism,
+      });
+    }
+    return {
+      toolId,
+      file,
+      args,
+      env,
+      cwd,
+      timeoutMs: clampTimeout(opts.timeoutMs, resolved),
+      killGraceMs: resolved.killGraceMs,
+      maxBufferBytes: resolved.maxBufferBytes,
+      containment,
+      budgets: resolved.budgets,
+      openSpill: resolved.openSpill,
+      onOutput: resolved.onOutput,
+      sandbox: prepared,
+    };
+  };
+
   return {
     async spawn(
       command: string,
@@ -73,65 +138,16 @@ export function createProcessArm(options: ProcessArmOptions): ProcessArm {
       opts: SpawnOpts,
       signal?: AbortSignalLike,
     ): Promise<ProcessResult> {
-      // Env first: a hijack attempt is fatal whatever else is wrong with the call.
-      const baseEnv = buildChildEnv(
-        hostEnv,
-        declaredEnv,
-        toolId,
-        opts.hostCallOptions?.idempotencyKey,
-      );
-      if (args.some((arg) => arg.includes('\0'))) throw new ToolPolicyError(toolId, 'invalid_path');
-      const cwd = await resolved.resolveCwd(root, opts.cwd);
-      const file = await resolveExecutable({
-        command,
-        searchPath: hostEnv['PATH'] ?? '',
-        cwd,
-        root,
-        toolId,
-      });
-      // A repository's drivers are named by the repository: only its own config lists them.
-      const env = await neutraliseGitDrivers({ toolId, file, cwd, env: baseEnv, signal });
-      let containment: ContainmentInfo;
-      let prepared: PreparedSandbox | undefined;
-      if (sandbox.mode === 'required') {
-        const prlimit = await detectPrlimit();
-        containment = {
-          mode: 'pid-namespace',
-          mechanism: 'bwrap',
-          ...(prlimit === undefined ? {} : { prlimit }),
-        };
-        prepared = await sandbox.prepare({
-          toolId,
-          file,
-          args,
-          env,
-          cwd,
-          limits: prlimitCommand(prlimit, resolved.budgets),
-        });
-      } else {
-        containment = await detectContainment(resolved.containment, {
-          mechanism: resolved.pidNamespaceMechanism,
-        });
+      let plan: SpawnPlan;
+      try {
+        plan = await planSpawn(command, args, declaredEnv, opts, signal);
+      } catch (error) {
+        // Nothing of the command has run: every refusal up to here (env, NUL, cwd, executable,
+        // git drivers, the sandbox's preparation) precedes its effect. The preparation's only
+        // writes are mount-point stubs a git dir may hold anyway, made again alike on a rerun.
+        throw error instanceof ToolDispatchError ? refusedBeforeEffect(error) : error;
       }
-      const run = (): Promise<ProcessResult> =>
-        spawnProcess(
-          {
-            toolId,
-            file,
-            args,
-            env,
-            cwd,
-            timeoutMs: clampTimeout(opts.timeoutMs, resolved),
-            killGraceMs: resolved.killGraceMs,
-            maxBufferBytes: resolved.maxBufferBytes,
-            containment,
-            budgets: resolved.budgets,
-            openSpill: resolved.openSpill,
-            onOutput: resolved.onOutput,
-            sandbox: prepared,
-          },
-          signal,
-        );
+      const run = (): Promise<ProcessResult> => spawnProcess(plan, signal);
       // The runner's lifetime authority keeps its runtime alive until the child has settled.
       const retainWork = opts.hostCallOptions?.retainWork;
       return retainWork === undefined ? run() : retainWork(run);

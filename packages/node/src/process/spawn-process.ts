@@ -1,7 +1,12 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { AbortSignalLike, ProcessResult } from '@toolhost/core';
-import { ToolCancelledError, ToolExecutionError, ToolPolicyError } from '@toolhost/core';
+import {
+  refusedBeforeEffect,
+  ToolCancelledError,
+  ToolExecutionError,
+  ToolPolicyError,
+} from '@toolhost/core';
 import { captureOutput, type CapturedOutput, type OpenProcessSpill } from './capture-output.js';
 import type { ProcessOutputObserver } from './process-output-observer.js';
 import type { ContainmentInfo } from './detect-containment.js';
@@ -64,7 +69,7 @@ export function spawnProcess(plan: SpawnPlan, signal?: AbortSignalLike): Promise
   // Abort after resolution but before the spawn starts nothing.
   if (signal?.aborted === true) {
     plan.sandbox?.release();
-    return Promise.reject(new ToolCancelledError(plan.toolId));
+    return Promise.reject(refusedBeforeEffect(new ToolCancelledError(plan.toolId)));
   }
   const { file, argv, env, runToken } = wrapCommand(plan);
   const started = performance.now();
