@@ -2,7 +2,7 @@ import type { EgressRequest, EgressResponse } from '@toolhost/core';
 import type { Dispatcher } from 'undici';
 
 import type { CallSignal } from './call-signal.js';
-import { raceAbort } from './race-abort.js';
+import { ownedUntilSettled } from './owned-until-settled.js';
 import { readResponseBody } from './read-response-body.js';
 import {
   credentialForms,
@@ -59,7 +59,7 @@ export async function buildEgressResponse(
       return { ...base, body: `[binary body: ${read.bytes.byteLength} bytes of ${read.mimeType}]` };
     }
     const scopes = request.mediaScope === undefined ? [] : [request.mediaScope];
-    const media = await raceAbort(
+    const media = await ownedUntilSettled(
       options.media.put(read.bytes, { mimeType: read.mimeType, scopes }),
       signal,
     );

@@ -27,5 +27,5 @@ export class CallSignal extends EventEmitter {
   }
 }
 
-/** What `raceAbort` can watch: a standard AbortSignal or a `CallSignal`. */
+/** What `ownedUntilSettled` reads: a standard AbortSignal or a `CallSignal`. */
 export type AbortSource = AbortSignal | CallSignal;

@@ -48,6 +48,28 @@ describe('createEgressArm against a real HTTPS server on 127.0.0.1', () => {
     ...extra,
   });
 
+  it('settles a cancelled call only once its DNS lookup ended: the work is the call’s until then', async () => {
+    let lookupEnded = 0;
+    const arm = localArm({
+      lookup: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        lookupEnded = performance.now();
+        return [{ address: '127.0.0.1', family: 4 }];
+      },
+    });
+    const controller = new AbortController();
+
+    const call = arm.fetch(get(), controller.signal);
+    setTimeout(() => controller.abort(new Error('stop')), 30);
+    const error = await call.catch((caught: unknown) => caught);
+    const settled = performance.now();
+
+    expect(error).toMatchObject({ code: 'cancelled' });
+    expect(lookupEnded).toBeGreaterThan(0);
+    expect(settled).toBeGreaterThanOrEqual(lookupEnded);
+    expect(server.seen).toHaveLength(0);
+  });
+
   describe('the SSRF floor and pinning', () => {
     it('blocks loopback by default, even with the right certificate', async () => {
       const arm = localArm({ dangerouslyAllowRanges: [] });

@@ -15,7 +15,7 @@ import { CallSignal } from './call-signal.js';
 import { assertHostAllowed, checkEgressUrl, normalizeAllowlist } from './check-egress-url.js';
 import type { PinnedPoolCache } from './pinned-pool-cache.js';
 import { buildEgressResponse, single } from './build-egress-response.js';
-import { raceAbort } from './race-abort.js';
+import { ownedUntilSettled } from './owned-until-settled.js';
 import { resolveCredential, toAuthorization } from './resolve-credential.js';
 import { resolveDestination } from './resolve-destination.js';
 import type { ResolvedEgressOptions } from './resolve-egress-options.js';
@@ -166,7 +166,7 @@ async function attachCredential(
   if (isDroppedHeader(headerName)) {
     throw new ToolExecutionError(toolId, 'credential_header_invalid');
   }
-  const secret = await raceAbort(
+  const secret = await ownedUntilSettled(
     resolveCredential(toolId, request.credentialRef, options.resolveCredential),
     signal,
   );

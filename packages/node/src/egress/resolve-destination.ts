@@ -6,7 +6,7 @@ import { normalizeHost, ToolExecutionError, ToolPolicyError, type ToolId } from 
 import { isBlockedHostname } from './is-blocked-hostname.js';
 import { isAllowedAddress, type AddressRange } from './is-global-unicast.js';
 import type { AbortSource } from './call-signal.js';
-import { raceAbort } from './race-abort.js';
+import { ownedUntilSettled } from './owned-until-settled.js';
 
 /** One DNS answer. */
 export interface EgressAddress {
@@ -96,7 +96,7 @@ async function lookupAll(
       ? dnsLookup(hostname, { all: true, verbatim: true })
       : Promise.resolve().then(() => lookup(hostname));
   try {
-    return await raceAbort(pending, signal);
+    return await ownedUntilSettled(pending, signal);
   } catch (error) {
     if (signal?.aborted === true) throw error;
     const code = (error as { code?: unknown } | null)?.code;
