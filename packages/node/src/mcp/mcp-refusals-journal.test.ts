@@ -33,7 +33,8 @@ describe('a journaled mcp_call and its refusals (real stdio fixture server)', ()
     nodeId: 'mcp-journal-test',
     grantedToolIds: new Set(['mcp_call']),
     config: {},
-    toolPolicy: {},
+    // The host's own refusals are under test here: the policy lets every call through to it.
+    toolPolicy: { allowedMcpTools: ['fx/*', 'zz/*'] },
     fsScope: 'sandboxed',
     gateApproved: false,
     journal: { store, runId: 'run-mcp' },
