@@ -54,7 +54,11 @@ export interface FsListRequest {
   readonly glob?: string;
   /** List `.git` and `node_modules` too (skipped by default unless the path names them). */
   readonly includeIgnored?: boolean;
-  /** A previous listing's `cursor`: continue after its last entry. */
+  /**
+   * A previous listing's `cursor`: continue after its last entry. A host may serve later pages
+   * from a snapshot of the first page's names (entries removed since skipped, added since not
+   * listed); an expired or unknown snapshot resumes by walking again from the position.
+   */
   readonly cursor?: string;
 }
 
@@ -73,7 +77,7 @@ export interface DirectoryListing {
   readonly truncated?: boolean;
   /** How many entries the listing has in all pages (those the walk saw; see `totalExact`). */
   readonly total?: number;
-  /** False when the walk stopped at its scan cap, so `total` is a lower bound. */
+  /** False when the walk stopped at its scan cap, so `total` is a lower bound (a cursor goes on). */
   readonly totalExact?: boolean;
   /** Pass back as `cursor` for the next page; present while entries remain. */
   readonly cursor?: string;

@@ -16,7 +16,7 @@ export const listDirectoryTool = defineTool({
   id: ID,
   source: 'builtin',
   description:
-    'List a directory inside the workspace, one line per entry (directories end in "/") with the total count; recursive walks breadth-first, glob filters names, and .git and node_modules are skipped unless includeIgnored is true or the path names them. A cut listing ends with a cursor: call again with the same arguments and that cursor for the next page.',
+    'List a directory inside the workspace, one line per entry (directories end in "/") with the total count; recursive walks breadth-first, glob filters names, and .git and node_modules are skipped unless includeIgnored is true or the path names them. A cut listing ends with a cursor: call again with the same arguments and that cursor for the next page; later pages list the entries as of the first page (one removed since is skipped, one added since needs a fresh listing).',
   args: z.strictObject({
     path: pathString('Directory path relative to the workspace root ("." for the root).'),
     recursive: z.boolean().optional().describe('Include entries of subdirectories.'),
@@ -35,7 +35,9 @@ export const listDirectoryTool = defineTool({
       .min(1)
       .max(MAX_CURSOR_LENGTH)
       .optional()
-      .describe('The cursor a cut listing returned: continues after its last entry.'),
+      .describe(
+        "The cursor a cut listing returned: continues after its last entry, from the first page's snapshot.",
+      ),
   }),
   policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path }),
