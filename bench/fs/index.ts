@@ -14,6 +14,7 @@ import {
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
 import type { BenchRow } from '../bench-row.js';
 import { interleavedRows, sampleInterleaved } from '../sample-interleaved.js';
+import { runListPageRows } from './list-pages.js';
 import { runListRows } from './list.js';
 
 const KIB = 1024;
@@ -146,7 +147,7 @@ export async function run(): Promise<BenchRow[]> {
   } finally {
     await fixture.close();
   }
-  return [...rows, ...(await runListRows())];
+  return [...rows, ...(await runListRows()), ...(await runListPageRows())];
 }
 
 /**
