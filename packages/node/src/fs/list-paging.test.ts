@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { DirectoryListing, FsListRequest } from '@toolhost/core';
 import { decodeListCursor, encodeListCursor, listCursorBinding } from './list-cursor.js';
 import { createListDirectory, MAX_LIST_ENTRIES, MAX_SCANNED_ENTRIES } from './list-directory.js';
@@ -90,7 +90,9 @@ describe('list_directory paging', () => {
     await freshDirectory('expiring', 3 * MAX_LIST_ENTRIES + 1);
     let now = 0;
     const store = createListSnapshotStore({ ...DEFAULT_LIST_SNAPSHOT_LIMITS, now: () => now });
-    const list = createListDirectory(await createSandboxJail(box), store);
+    const jail = await createSandboxJail(box);
+    onTestFinished(() => jail.close());
+    const list = createListDirectory(jail, store);
     const first = await list({ path: 'expiring' });
     now += DEFAULT_LIST_SNAPSHOT_LIMITS.ttlMs;
     // Added after page 1: with the snapshot gone, the re-walk sees it (today's behaviour).
@@ -109,6 +111,7 @@ describe('list_directory paging', () => {
     await freshDirectory('first', MAX_LIST_ENTRIES + 5);
     await freshDirectory('second', MAX_LIST_ENTRIES + 5);
     const jail = await createSandboxJail(box);
+    onTestFinished(() => jail.close());
     const list = createListDirectory(jail);
     const { cursor } = await list({ path: 'first' });
     const place = decodeListCursor(
