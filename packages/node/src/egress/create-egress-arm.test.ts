@@ -1,6 +1,7 @@
-import { connect } from 'node:net';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { connect, type Socket } from 'node:net';
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 import { ToolCancelledError, type DurableMediaPart, type EgressRequest } from '@toolhost/core';
 
@@ -445,6 +446,41 @@ describe('createEgressArm against a real HTTPS server on 127.0.0.1', () => {
       setTimeout(() => controller.abort(), 100);
 
       await expect(attempt).rejects.toBeInstanceOf(ToolCancelledError);
+    });
+
+    it('settles a call cancelled before its headers only once its connection has closed', async () => {
+      // The TLS socket undici holds (the TCP one under it is closed the moment TLS is torn down).
+      const closeHeard: boolean[] = [];
+      const onConnected = (message: unknown): void => {
+        const index = closeHeard.push(false) - 1;
+        (message as { socket: Socket }).socket.once('close', () => {
+          closeHeard[index] = true;
+        });
+      };
+      subscribe('undici:client:connected', onConnected);
+      onTestFinished(() => {
+        unsubscribe('undici:client:connected', onConnected);
+      });
+      let requested: () => void = () => undefined;
+      const arrived = new Promise<void>((resolve) => {
+        requested = resolve;
+      });
+      server.handler = () => requested();
+      const arm = localArm();
+      const controller = new AbortController();
+      let closedAtSettle: boolean[] = [];
+
+      const attempt = arm.fetch(get(), controller.signal).catch((caught: unknown) => {
+        closedAtSettle = [...closeHeard];
+        return caught;
+      });
+      await arrived;
+      controller.abort();
+      const error = await attempt;
+
+      expect(error).toBeInstanceOf(ToolCancelledError);
+      // `destroy()` alone does not end the request: its native `close` event was heard first.
+      expect(closedAtSettle).toEqual([true]);
     });
 
     it('never connects for an already-aborted call', async () => {

@@ -3,6 +3,7 @@ import { rootCertificates } from 'node:tls';
 
 import { buildConnector, Pool } from 'undici';
 
+import { trackConnection } from './closing-connections.js';
 import type { EgressAddress, ResolvedDestination } from './resolve-destination.js';
 
 /** Where one TCP connection goes: an address the SSRF floor already accepted. */
@@ -77,11 +78,16 @@ export function createPinnedDispatcher(options: PinnedDispatcherOptions): Pool {
           httpSocket: socket,
         },
         (...result) => {
-          const [error] = result;
+          const [error, tlsSocket] = result;
           if (error !== null && isDialError(error) && index + 1 < destination.addresses.length) {
             socket.destroy();
             attempt(index + 1);
             return;
+          }
+          // Both layers: the TLS socket is what undici destroys, the TCP one what holds the fd.
+          if (error === null && tlsSocket != null) {
+            trackConnection(pool, tlsSocket);
+            trackConnection(pool, socket);
           }
           callback(...result);
         },
@@ -91,7 +97,9 @@ export function createPinnedDispatcher(options: PinnedDispatcherOptions): Pool {
   };
 
   const origin = `https://${destination.hostname}:${destination.port}`;
-  return new Pool(origin, { connect, allowH2: false });
+  // `connect` runs only once the Pool dials, so it may name the Pool declared after it.
+  const pool = new Pool(origin, { connect, allowH2: false });
+  return pool;
 }
 
 function dialDirect(target: DialTarget): Socket {

@@ -15,6 +15,7 @@ import { CallSignal } from './call-signal.js';
 import { assertHostAllowed, checkEgressUrl, normalizeAllowlist } from './check-egress-url.js';
 import type { PinnedPoolCache } from './pinned-pool-cache.js';
 import { buildEgressResponse, single } from './build-egress-response.js';
+import { closingConnections } from './closing-connections.js';
 import { ownedUntilSettled } from './owned-until-settled.js';
 import { resolveCredential, toAuthorization } from './resolve-credential.js';
 import { resolveDestination } from './resolve-destination.js';
@@ -115,13 +116,21 @@ async function fetchHops(
       // From here a request may land: nothing thrown after this is before the effect (a redirect
       // hop's refusal follows a request the server already has).
       sent = true;
-      const response = await pools.get(destination).request({
-        path: `${url.pathname}${url.search}`,
-        method,
-        headers: hopHeaders,
-        ...(body === undefined ? {} : { body }),
-        signal,
-      });
+      const pool = pools.get(destination);
+      const response = await pool
+        .request({
+          path: `${url.pathname}${url.search}`,
+          method,
+          headers: hopHeaders,
+          ...(body === undefined ? {} : { body }),
+          signal,
+        })
+        .catch(async (error: unknown) => {
+          // Failed or aborted before its headers: undici destroyed the connection, and only its
+          // `close` ends the request (the body stage waits the same way, `readResponseBody`).
+          await closingConnections(pool);
+          throw error;
+        });
       const location = single(response.headers.location);
       if (!REDIRECTS.has(response.statusCode) || location === undefined) {
         const secret = credential?.secret;
