@@ -21,6 +21,14 @@ describe('createToolRegistry', () => {
     expect(attempt).toThrow(/duplicate tool id stub/);
   });
 
+  it('refuses a missing host at construction, not at the first dispatch', () => {
+    const options = { tools: [stubTool().tool] } as unknown as Parameters<
+      typeof createToolRegistry
+    >[0];
+
+    expect(() => createToolRegistry(options)).toThrow(/needs a host/);
+  });
+
   it('refuses an http tool without a policy target at construction', () => {
     const tool = stubTool({ id: 'fetchy', policy: { egress: 'http' } }).tool;
 

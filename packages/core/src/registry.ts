@@ -36,6 +36,11 @@ export interface ToolRegistry {
  * rather than on first use. Registering a tool grants nothing: `ctx.grantedToolIds` does.
  */
 export function createToolRegistry({ tools, host }: ToolRegistryOptions): ToolRegistry {
+  // Refused here, not as a TypeError deep in the first dispatch (a JavaScript caller has no
+  // compiler to say `host` is required).
+  if (typeof host !== 'object' || host === null) {
+    throw new TypeError('toolhost: createToolRegistry needs a host (`{}` when no tool uses one)');
+  }
   const registered = new Map<string, RegisteredTool>();
   for (const def of tools) {
     assertRegistrable(def);
