@@ -1,13 +1,8 @@
-// Rewrites a workspace package's package.json for its tarball, and puts it back afterwards.
-// In the repository the `source` export condition points at `src/*.ts` (tests and tsx run the
-// sources); a tarball ships only `dist`, so its manifest must not name what it does not carry.
-// Each package's `prepack` runs `strip` and its `postpack` runs `restore`, in the package's dir;
-// the packaging test applies `forTarball` to a copy instead, leaving the tree alone.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// A workspace package's manifest as its tarball carries it. In the repository the `source`
+// export condition points at `src/*.ts` (tests and tsx run the sources); a tarball ships only
+// `dist`, so its manifest must not name what it does not carry. `scripts/pack.mjs` applies it to
+// a copy of each package.
 import { pathToFileURL } from 'node:url';
-
-const MANIFEST = 'package.json';
-const KEPT = 'package.json.repo';
 
 /** The manifest a tarball carries: no `source` conditions, no pack-time scripts. */
 export function forTarball(manifest) {
@@ -30,17 +25,15 @@ function withoutSource(exports) {
   return out;
 }
 
+// A package's own `prepack`: packing in place would ship the repository's manifest (or, rewritten
+// in place, leave it rewritten when the pack fails), so it refuses and names the command that
+// packs a copy instead.
 function main(mode) {
-  if (mode === 'strip') {
-    if (existsSync(KEPT)) throw new Error(`${KEPT} exists: an earlier pack did not restore it`);
-    const text = readFileSync(MANIFEST, 'utf8');
-    writeFileSync(KEPT, text);
-    writeFileSync(MANIFEST, `${JSON.stringify(forTarball(JSON.parse(text)), null, 2)}\n`);
-  } else if (mode === 'restore') {
-    if (existsSync(KEPT)) renameSync(KEPT, MANIFEST);
-  } else {
-    throw new Error('usage: pack-manifest.mjs strip|restore');
-  }
+  if (mode !== 'refuse') throw new Error('usage: pack-manifest.mjs refuse');
+  console.error(
+    'toolhost: pack with `npm run pack` at the repository root (it packs a copy; the tree is never rewritten)',
+  );
+  process.exitCode = 1;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forTarball } from '../../scripts/pack-manifest.mjs';
 
 // What a user gets: every package packed as npm packs it, installed into fresh projects from the
 // tarballs alone (their registry dependencies come from npm's cache where it has them).
@@ -26,7 +25,6 @@ const PACKAGES = [
   'anthropic',
   'restate',
 ] as const;
-const NATIVE = new Set(['pid-namespace', 'sandbox-net', 'fs-at']);
 const NPM_QUIET = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
 
 interface Packed {
@@ -41,15 +39,40 @@ describe('the packed packages, installed into fresh projects', { timeout: 600_00
   const packed = new Map<string, Packed>();
 
   beforeAll(async () => {
-    for (const name of PACKAGES) {
-      if (!NATIVE.has(name) && !existsSync(path.join(REPO, 'packages', name, 'dist', 'index.js')))
-        throw new Error(`packages/${name} is not built: run npm run build first`);
-    }
     work = await mkdtemp(path.join(tmpdir(), 'toolhost-pack-'));
-    for (const name of PACKAGES) packed.set(name, await pack(name, work));
+    // Exactly the command the docs print: it checks the build, makes the destination and packs
+    // a copy of each package, leaving the tree's manifests alone.
+    const { stdout } = await run(
+      'npm',
+      ['run', '--silent', 'pack', '--', path.join(work, 'packs')],
+      {
+        cwd: REPO,
+      },
+    );
+    const tarballs = stdout.trim().split('\n');
+    for (const name of PACKAGES) {
+      const tarball = tarballs.find((line) => path.basename(line) === `toolhost-${name}-0.1.0.tgz`);
+      if (tarball === undefined) throw new Error(`npm run pack made no tarball for ${name}`);
+      packed.set(name, await inspect(name, tarball));
+    }
   }, 300_000);
   afterAll(async () => {
     if (work !== '') await rm(work, { recursive: true, force: true });
+  });
+
+  it('refuses a direct npm pack in a package, leaving its manifest as it was', async () => {
+    const manifestPath = path.join(REPO, 'packages', 'core', 'package.json');
+    const before = await readFile(manifestPath, 'utf8');
+
+    const attempt = run('npm', ['pack', '--pack-destination', path.join(work, 'direct')], {
+      cwd: path.join(REPO, 'packages', 'core'),
+    });
+
+    await expect(attempt).rejects.toMatchObject({
+      stderr: expect.stringContaining('npm run pack'),
+    });
+    expect(await readFile(manifestPath, 'utf8')).toBe(before);
+    expect(existsSync(path.join(work, 'direct'))).toBe(false);
   });
 
   it.each(PACKAGES)('%s: a README, no maps or build info, exports only what ships', (name) => {
@@ -144,26 +167,7 @@ try {
   }
 });
 
-// Packs a copy, so the tree's own package.json (with its `source` condition) is never touched
-// while other tests resolve through it.
-async function pack(name: string, work: string): Promise<Packed> {
-  const copy = path.join(work, 'copies', name);
-  await cp(path.join(REPO, 'packages', name), copy, {
-    recursive: true,
-    filter: (source) => !/[/\\](node_modules|build)$/.test(source),
-  });
-  const manifestPath = path.join(copy, 'package.json');
-  const repoManifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
-  await writeFile(manifestPath, JSON.stringify(forTarball(repoManifest), null, 2));
-  const destination = path.join(work, 'packs');
-  await mkdir(destination, { recursive: true });
-  const { stdout } = await run(
-    'npm',
-    ['pack', '--ignore-scripts', '--json', '--pack-destination', destination],
-    { cwd: copy },
-  );
-  const [report] = JSON.parse(stdout) as [{ filename: string }];
-  const tarball = path.join(destination, report.filename);
+async function inspect(name: string, tarball: string): Promise<Packed> {
   const listing = await run('tar', ['-tzf', tarball]);
   const manifest = JSON.parse(
     (await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout,
