@@ -2,6 +2,8 @@ import { generateText, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import {
   AdapterOptionsError,
+  BUILTIN_TOOLS,
+  createToolRegistry,
   markUntrusted,
   ToolArgsInvalidError,
   ToolCancelledError,
@@ -317,6 +319,19 @@ describe('toolhostTools with the runner execution authority', () => {
     const options = { toolPolicy: {} } as Parameters<typeof toolhostTools>[1];
 
     expect(() => toolhostTools(retaining(), options)).toThrow(AdapterOptionsError);
+  });
+
+  it('refuses at construction a grant whose host arm is missing, naming the arm', () => {
+    const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: {} });
+    const options = { grantedToolIds: ['run_command'], toolPolicy: {} };
+
+    expect(() => toolhostTools(registry, options)).toThrow(
+      expect.objectContaining({
+        reason: 'host_arm_missing',
+        toolId: 'run_command',
+        arm: 'process',
+      }),
+    );
   });
 
   it('puts hostCallOptions and beforeDispatch on each dispatch', async () => {

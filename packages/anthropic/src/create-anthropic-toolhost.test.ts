@@ -260,6 +260,19 @@ describe('createAnthropicToolhost options', () => {
     expect(() => createAnthropicToolhost(registryOf(), options)).toThrow(AdapterOptionsError);
   });
 
+  it('refuses at construction a grant whose host arm is missing, naming the arm', () => {
+    const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: {} });
+    const options = { grantedToolIds: ['run_command'], toolPolicy: {} };
+
+    expect(() => createAnthropicToolhost(registry, options)).toThrow(
+      expect.objectContaining({
+        reason: 'host_arm_missing',
+        toolId: 'run_command',
+        arm: 'process',
+      }),
+    );
+  });
+
   it('shows the model only the granted tools, however many are registered', () => {
     const toolhost = createAnthropicToolhost(registryOf(), {
       toolPolicy: {},

@@ -149,6 +149,7 @@ export { resolveAdapterOptions } from './loop/resolve-adapter-options.js';
 export { AdapterOptionsError } from './loop/adapter-options-error.js';
 export { HostRetentionRefusedError } from './dispatch/guard-retention.js';
 export type { AdapterOptionsErrorReason } from './loop/adapter-options-error.js';
+export type { ToolHostArm } from './tool-host-arm.js';
 export type {
   ResolvedAdapterOptions,
   ToolhostAdapterOptions,

@@ -7,6 +7,7 @@ import type { RegisteredTool } from './dispatch/registered-tool.js';
 import type { ToolCall, ToolDispatchOutcome } from './dispatch/tool-call.js';
 import type { AnyToolDef, ToolId } from './tool-def.js';
 import type { ToolHost } from './tool-host.js';
+import { hasHostArm, hostArmOf, type ToolHostArm } from './tool-host-arm.js';
 
 /** What a registry is built from: the catalog and the one host every dispatch runs against. */
 export interface ToolRegistryOptions {
@@ -29,6 +30,12 @@ export interface ToolRegistry {
   get(id: string): AnyToolDef | undefined;
   /** Every registered id, in UTF-16 code-unit order. */
   list(): readonly ToolId[];
+  /**
+   * The host arm the tool with this id needs and this registry's host lacks; `undefined` when
+   * it has it, the tool needs none, or no tool has the id. Adapters refuse such a grant at
+   * creation, before a model is shown a tool that can only fail `ToolUnavailableError`.
+   */
+  missingHostArm(id: string): ToolHostArm | undefined;
 }
 
 /**
@@ -54,6 +61,11 @@ export function createToolRegistry({ tools, host }: ToolRegistryOptions): ToolRe
     preflight: (call: ToolCall, ctx: ToolDispatchContext) => preflight(registered, host, call, ctx),
     get: (id: string) => (typeof id === 'string' ? registered.get(id)?.def : undefined),
     list: () => ids,
+    missingHostArm: (id: string) => {
+      const def = typeof id === 'string' ? registered.get(id)?.def : undefined;
+      const arm = def === undefined ? undefined : hostArmOf(def);
+      return arm === undefined || hasHostArm(host, arm) ? undefined : arm;
+    },
   });
 }
 

@@ -230,6 +230,19 @@ describe('toolhostAgentTools with the runner execution authority', () => {
     expect(() => toolhostAgentTools(retaining, options)).toThrow(AdapterOptionsError);
   });
 
+  it('refuses at construction a grant whose host arm is missing, naming the arm', () => {
+    const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: {} });
+    const options = { grantedToolIds: ['run_command'], toolPolicy: {} };
+
+    expect(() => toolhostAgentTools(registry, options)).toThrow(
+      expect.objectContaining({
+        reason: 'host_arm_missing',
+        toolId: 'run_command',
+        arm: 'process',
+      }),
+    );
+  });
+
   it('puts hostCallOptions and beforeDispatch on each dispatch', async () => {
     const seen: string[] = [];
     const tools = toolhostAgentTools(retaining, {

@@ -19,7 +19,11 @@ let tools: FunctionTool[];
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'toolhost-agents-approval-'));
   await mkdir(join(base, 'app'));
-  handle = await createNodeToolHost({ root: join(base, 'app'), stateDir: join(base, 'state') });
+  handle = await createNodeToolHost({
+    root: join(base, 'app'),
+    stateDir: join(base, 'state'),
+    egress: {},
+  });
   const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: handle.host });
   tools = toolhostAgentTools(registry, {
     grantedToolIds: ['http_request', 'write_file'],

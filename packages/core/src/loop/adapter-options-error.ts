@@ -1,10 +1,13 @@
+import type { ToolHostArm } from '../tool-host-arm.js';
+
 /** Why an adapter refused its options at construction. */
 export type AdapterOptionsErrorReason =
   | 'grant_required'
   | 'grant_not_registered'
   | 'config_not_granted'
   | 'max_corrections_invalid'
-  | 'journal_invalid';
+  | 'journal_invalid'
+  | 'host_arm_missing';
 
 // Fixed templates: the id named is the embedder's own option, never a model's or a value.
 const MESSAGES: Record<AdapterOptionsErrorReason, string> = {
@@ -13,6 +16,7 @@ const MESSAGES: Record<AdapterOptionsErrorReason, string> = {
   grant_not_registered: 'a granted tool is not registered',
   config_not_granted: 'toolConfig names a tool that is not granted',
   max_corrections_invalid: 'maxCorrections must be a non-negative integer',
+  host_arm_missing: 'a granted tool needs a host arm this host does not have',
   journal_invalid:
     'journal needs a store (lookup, prepare, settle, discard), a non-empty runId and, if set, a positive integer maxRecordBytes',
 };
@@ -29,7 +33,11 @@ export class AdapterOptionsError extends TypeError {
     readonly reason: AdapterOptionsErrorReason,
     /** The tool id the refusal is about, when it is about one. */
     readonly toolId?: string,
+    /** The missing arm, for `host_arm_missing` (pass `process: {}` to `createNodeToolHost`…). */
+    readonly arm?: ToolHostArm,
   ) {
-    super(`toolhost: ${MESSAGES[reason]}${toolId === undefined ? '' : ` (${toolId})`}`);
+    const about =
+      toolId === undefined ? '' : ` (${toolId}${arm === undefined ? '' : ` needs ${arm}`})`;
+    super(`toolhost: ${MESSAGES[reason]}${about}`);
   }
 }

@@ -1,3 +1,4 @@
+import type { ToolHostArm } from '../tool-host-arm.js';
 import type { ToolDispatchContext, ToolPreflight } from '../dispatch-context.js';
 import type { AnyToolDef, ToolId } from '../tool-def.js';
 import type { DurableMediaPart } from '../tool-host.js';
@@ -28,4 +29,6 @@ export interface LoopRegistry {
   preflight?(call: LoopToolCall, ctx: ToolDispatchContext): ToolPreflight;
   get(id: ToolId): AnyToolDef | undefined;
   list(): readonly ToolId[];
+  /** The host arm a tool needs and the host lacks; optional so a hand-rolled registry fits. */
+  missingHostArm?(id: ToolId): ToolHostArm | undefined;
 }

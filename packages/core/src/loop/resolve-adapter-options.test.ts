@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDispatchContext } from '../dispatch-context.js';
+import type { FsCapability } from '../fs-capability.js';
+import { createToolRegistry } from '../registry.js';
+import type { ProcessCapability } from '../tool-host.js';
+import { BUILTIN_TOOLS } from '../tools/builtin-tools.js';
+import { WORKSPACE_TOOLS } from '../tools/workspace-tools.js';
 import { createMemoryEffectJournal } from '../journal/memory-effect-journal.js';
 import { AdapterOptionsError } from './adapter-options-error.js';
 import { resolveAdapterOptions, type ToolhostAdapterOptions } from './resolve-adapter-options.js';
@@ -7,6 +12,11 @@ import { echoTool, saveTool } from './test-support/sample-tools.js';
 import { createRecordingRegistry } from './test-support/recording-registry.js';
 
 const registry = createRecordingRegistry([saveTool, echoTool]);
+// An fs arm with only the required methods: a read-only host.
+const readOnlyFs = {
+  readFile: () => Promise.reject(new Error('unused')),
+  listDirectory: () => Promise.reject(new Error('unused')),
+} as unknown as FsCapability;
 
 describe('resolveAdapterOptions', () => {
   it('grants exactly the listed tools, sorted by id', () => {
@@ -33,6 +43,42 @@ describe('resolveAdapterOptions', () => {
     expect(attempt).toThrow(
       'toolhost: grantedToolIds is required: list the tools this agent may call (registering a tool grants nothing)',
     );
+  });
+
+  it.each([
+    ['run_command', {}, 'process'],
+    ['http_request', {}, 'egress'],
+    ['mcp_call', {}, 'mcp'],
+    ['notify', {}, 'os'],
+    ['read_media', {}, 'media'],
+    ['read_file', {}, 'fs'],
+    ['write_file', { fs: readOnlyFs }, 'fs.writeFile'],
+    ['edit_file', { fs: readOnlyFs }, 'fs.editFile'],
+  ] as const)(
+    'refuses a grant of %s on a host without its arm, naming the arm',
+    (id, host, arm) => {
+      const builtins = createToolRegistry({ tools: [...BUILTIN_TOOLS, ...WORKSPACE_TOOLS], host });
+
+      const attempt = () =>
+        resolveAdapterOptions(builtins, { toolPolicy: {}, grantedToolIds: [id] });
+
+      expect(attempt).toThrow(
+        expect.objectContaining({ reason: 'host_arm_missing', toolId: id, arm }),
+      );
+      expect(attempt).toThrow(`(${id} needs ${arm})`);
+    },
+  );
+
+  it('accepts a grant whose arms the host has, and tools that need none', () => {
+    const host = { fs: readOnlyFs, process: {} as ProcessCapability };
+    const builtins = createToolRegistry({ tools: BUILTIN_TOOLS, host });
+
+    const resolved = resolveAdapterOptions(builtins, {
+      toolPolicy: {},
+      grantedToolIds: ['read_file', 'list_directory', 'run_command', 'invoke_agent'],
+    });
+
+    expect(resolved.tools).toHaveLength(4);
   });
 
   it('grants nothing for an empty list', () => {

@@ -65,9 +65,12 @@ export interface ResolvedAdapterOptions {
   ): ToolDispatchContext;
 }
 
-/** Fills defaults and rejects a grant or config naming an unregistered tool, at creation. */
+/**
+ * Fills defaults and rejects, at creation, a grant or config naming an unregistered tool and a
+ * grant of a tool whose host arm is missing.
+ */
 export function resolveAdapterOptions(
-  registry: Pick<LoopRegistry, 'get'>,
+  registry: Pick<LoopRegistry, 'get' | 'missingHostArm'>,
   options: ToolhostAdapterOptions,
 ): ResolvedAdapterOptions {
   const {
@@ -80,6 +83,8 @@ export function resolveAdapterOptions(
   const tools = [...granted].sort(compareCodeUnits).map((id) => {
     const tool = registry.get(id);
     if (tool === undefined) throw new AdapterOptionsError('grant_not_registered', id);
+    const arm = registry.missingHostArm?.(id);
+    if (arm !== undefined) throw new AdapterOptionsError('host_arm_missing', id, arm);
     return tool;
   });
   const config = new Map<ToolId, Readonly<Record<string, unknown>>>();
