@@ -43,6 +43,7 @@ export function traceToolRegistry(
     preflight: (call: ToolCall, ctx: ToolDispatchContext) => registry.preflight(call, ctx),
     get: (id: string) => registry.get(id),
     list: () => registry.list(),
+    missingHostArm: (id: string) => registry.missingHostArm(id),
   });
 }
 

@@ -29,6 +29,7 @@ export function withAudit(registry: ToolRegistry, audit: AuditLog): ToolRegistry
   return Object.freeze({
     get: (id: string) => registry.get(id),
     list: () => registry.list(),
+    missingHostArm: (id: string) => registry.missingHostArm(id),
     // A preflight touches nothing, so there is nothing to audit.
     preflight: (call, ctx) => registry.preflight(call, ctx),
     dispatch: async (call, ctx) => {

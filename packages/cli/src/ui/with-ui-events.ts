@@ -44,6 +44,7 @@ export function withUiEvents(registry: ToolRegistry, options: UiEventsOptions): 
   return Object.freeze({
     get: (id: string) => registry.get(id),
     list: () => registry.list(),
+    missingHostArm: (id: string) => registry.missingHostArm(id),
     preflight: (call, ctx) => registry.preflight(call, ctx),
     dispatch: async (call, ctx) => {
       options.onDispatch?.();
