@@ -70,6 +70,20 @@ describe('the docs check', () => {
       { ok: false, detail: expect.stringMatching(/^exited with 1\n$/) },
     ]);
   });
+  it('stops a block that outlives its timeout, with what it started', async () => {
+    const block = {
+      file: 'slow.md',
+      line: 1,
+      language: 'shell' as const,
+      body: 'sleep 30 &\nwait',
+    };
+    const started = Date.now();
+
+    const outcome = await runBlock(repo, block, 500);
+
+    expect(outcome).toEqual({ ok: false, detail: 'timed out after 500 ms\n' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });
 
 describe('SIZE_BUDGETS', () => {

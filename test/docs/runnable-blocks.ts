@@ -38,7 +38,11 @@ export function runnableBlocks(file: string, blocks: readonly FencedBlock[]): Ru
  * Runs a block in a fresh empty directory (also its HOME). A module is saved inside the repository
  * so `@toolhost/*` resolve through the workspace's node_modules to the built packages.
  */
-export async function runBlock(repo: string, block: RunnableBlock): Promise<BlockRun> {
+export async function runBlock(
+  repo: string,
+  block: RunnableBlock,
+  timeoutMs = TIMEOUT_MS,
+): Promise<BlockRun> {
   const cwd = await mkdtemp(join(tmpdir(), 'toolhost-docs-'));
   const runs = join(repo, 'test', 'docs', '.runs');
   const slug = block.file.replace(/[^a-z0-9]+/gi, '-');
@@ -50,12 +54,12 @@ export async function runBlock(repo: string, block: RunnableBlock): Promise<Bloc
       PATH: [join(repo, 'node_modules', '.bin'), process.env.PATH].join(delimiter),
     };
     if (block.language === 'shell')
-      return await run('bash', ['-euo', 'pipefail', '-c', block.body], cwd, env);
+      return await run('bash', ['-euo', 'pipefail', '-c', block.body], cwd, env, timeoutMs);
     await mkdir(runs, { recursive: true });
     await writeFile(script, block.body);
     // An absolute loader URL: a bare `--import tsx` would resolve from the temp cwd and fail.
     const tsx = pathToFileURL(join(repo, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs')).href;
-    return await run(process.execPath, ['--import', tsx, script], cwd, env);
+    return await run(process.execPath, ['--import', tsx, script], cwd, env, timeoutMs);
   } finally {
     await rm(cwd, { recursive: true, force: true });
     await rm(script, { force: true });
@@ -67,6 +71,7 @@ function run(
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
+  timeoutMs: number,
 ): Promise<BlockRun> {
   return new Promise((resolveRun) => {
     // Its own process group, so a timeout stops what the block started too.
@@ -83,14 +88,14 @@ function run(
     const timer = setTimeout(() => {
       timedOut = true;
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    }, TIMEOUT_MS);
+    }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
       resolveRun({ ok: false, detail: error.message });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const how = timedOut ? `timed out after ${TIMEOUT_MS} ms` : `exited with ${code ?? signal}`;
+      const how = timedOut ? `timed out after ${timeoutMs} ms` : `exited with ${code ?? signal}`;
       resolveRun({ ok: code === 0 && !timedOut, detail: `${how}\n${output}` });
     });
   });
