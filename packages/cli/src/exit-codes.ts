@@ -1,6 +1,6 @@
 import type { ToolDispatchErrorCode } from '@toolhost/core';
 
-/** Process exit codes of every `toolhost` command; documented in the package README. */
+/** Process exit codes of every `toolhost` command; documented in docs/cli.md. */
 export const EXIT_CODES = Object.freeze({
   /** The call (or command) succeeded. */
   success: 0,

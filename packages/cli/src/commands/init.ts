@@ -21,7 +21,7 @@ import { stateDirFromOptions } from './policy-options.js';
 export const STARTER_CONFIG = {
   $schema: './node_modules/@toolhost/cli/schema/toolhost.config.schema.json',
   $comment: [
-    'toolhost config. Reference: the @toolhost/cli README. Every list below is deny-all when empty.',
+    'toolhost config. Reference: docs/cli-config.md in the toolhost repository. Every list below is deny-all when empty.',
     'tools: the grant. Only these tool ids can be called.',
     'fsScope: sandboxed (this root) | project (+ extraRoots) | full (no jail: trusted use only).',
     'allowedCommands: exact command strings (command + args, one space). Globs: allowedCommandGlobs.',
