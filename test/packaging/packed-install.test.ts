@@ -6,25 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACK_ORDER } from '../../scripts/pack.mjs';
 
 // What a user gets: every package packed as npm packs it, installed into fresh projects from the
 // tarballs alone (their registry dependencies come from npm's cache where it has them).
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TYPESCRIPT = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-const PACKAGES = [
-  'core',
-  'node',
-  'pid-namespace',
-  'sandbox-net',
-  'fs-at',
-  'otel',
-  'cli',
-  'ai-sdk',
-  'openai-agents',
-  'anthropic',
-  'restate',
-] as const;
+// What `npm run pack` packs, in its order: the test follows the script, never a copy of its list.
+const PACKAGES = PACK_ORDER;
 const NPM_QUIET = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
 
 interface Packed {
