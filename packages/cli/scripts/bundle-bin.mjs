@@ -93,6 +93,9 @@ await build({
   absWorkingDir: packageDir,
   entryPoints: ['scripts/bundle-entry.mjs'],
   outfile: `${outdir}/toolhost.js`,
+  // Only script-name.mjs is inlined: the rest are Node built-ins and the ES module build beside it.
+  bundle: true,
+  external: ['./esm/toolhost.js'],
   format: 'esm',
   platform: 'node',
   target: 'node20.18',

@@ -10,6 +10,8 @@ import { debuglog } from 'node:util';
 import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 
+import { SCRIPT_NAME } from './script-name.mjs';
+
 /* global __TOOLHOST_BUILT_V8__, __TOOLHOST_BUILT_ARCH__ -- replaced by bundle-bin.mjs */
 const debugLog = debuglog('toolhost');
 
@@ -23,8 +25,10 @@ if (process.versions.v8 === __TOOLHOST_BUILT_V8__ && process.arch === __TOOLHOST
     if (error?.code !== 'ENOENT') throw error;
   }
   // The file is one function expression (bundle-bin.mjs wraps it), so the cache matches its bytes.
+  // The name the cache was made under (train-code-cache.mjs): a cache holds its script's name, so
+  // a path here would have shipped the builder's; stack frames read `toolhost.cjs:line:col`.
   const script = new vm.Script(readFileSync(filename, 'utf8'), {
-    filename,
+    filename: SCRIPT_NAME,
     cachedData,
   });
   // V8 checks the cache against the source and its flags; a rejected one means it compiled.

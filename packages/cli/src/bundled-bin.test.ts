@@ -150,6 +150,20 @@ describe.skipIf(!built)('the bundled toolhost binary', () => {
       });
     });
 
+    it('ships no path of the machine that built it, in the cache or the bundle', async () => {
+      // The repository's path and the build's training directory are the builder's, not the user's.
+      const builder = [
+        fileURLToPath(new URL('../../../', import.meta.url)),
+        'toolhost-code-cache-',
+      ];
+      for (const file of ['toolhost.cjs.cache', 'toolhost.cjs', 'toolhost.js']) {
+        const bytes = await readFile(path.join(BUNDLE_DIR, file));
+        for (const where of builder) {
+          expect(bytes.includes(where), `${file} holds ${where}`).toBe(false);
+        }
+      }
+    });
+
     it('takes the cache under the Node that built it', () => {
       const result = run(read, BUNDLE, debug);
 
