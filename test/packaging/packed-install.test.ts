@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,8 +29,20 @@ interface Packed {
 describe('the packed packages, installed into fresh projects', { timeout: 600_000 }, () => {
   let work = '';
   const packed = new Map<string, Packed>();
+  // The @toolhost scope's registry for every install: a loopback server that answers nothing and
+  // counts what it is asked, so a tarball set that leaves npm looking for an @toolhost/* name
+  // fails the test instead of asking the public registry for an unpublished package.
+  const scopeAsked: string[] = [];
+  let scopeRegistry: Server | undefined;
+  let scopeRegistryUrl = '';
 
   beforeAll(async () => {
+    scopeRegistry = createServer((request, response) => {
+      scopeAsked.push(decodeURIComponent(request.url ?? ''));
+      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    });
+    await new Promise<void>((listening) => scopeRegistry?.listen(0, '127.0.0.1', listening));
+    scopeRegistryUrl = `http://127.0.0.1:${(scopeRegistry.address() as AddressInfo).port}/`;
     work = await mkdtemp(path.join(tmpdir(), 'toolhost-pack-'));
     // Exactly the command the docs print: it checks the build, makes the destination and packs
     // a copy of each package, leaving the tree's manifests alone.
@@ -47,8 +61,26 @@ describe('the packed packages, installed into fresh projects', { timeout: 600_00
     }
   }, 300_000);
   afterAll(async () => {
+    scopeRegistry?.close();
     if (work !== '') await rm(work, { recursive: true, force: true });
   });
+
+  // A fresh project exactly as the docs make one, its @toolhost scope on the loopback registry.
+  async function freshProject(name: string): Promise<string> {
+    const project = path.join(work, name);
+    await mkdir(project, { recursive: true });
+    await run('npm', ['init', '-y'], { cwd: project });
+    await run('npm', ['pkg', 'set', 'type=module'], { cwd: project });
+    await writeFile(path.join(project, '.npmrc'), `@toolhost:registry=${scopeRegistryUrl}\n`);
+    return project;
+  }
+
+  // Installs, then checks npm never looked for an @toolhost/* name outside the tarballs.
+  async function npmInstall(project: string, specs: readonly string[]): Promise<void> {
+    scopeAsked.length = 0;
+    await run('npm', ['install', ...NPM_QUIET, ...specs], { cwd: project, maxBuffer: 16 << 20 });
+    expect(scopeAsked, `${path.basename(project)} asked the registry`).toEqual([]);
+  }
 
   it('refuses a direct npm pack in a package, leaving its manifest as it was', async () => {
     const manifestPath = path.join(REPO, 'packages', 'core', 'package.json');
@@ -80,8 +112,8 @@ describe('the packed packages, installed into fresh projects', { timeout: 600_00
   });
 
   it('@toolhost/node alone: no MCP SDK or express installed, the host works, MCP says what is missing', async () => {
-    const project = await freshProject(work, 'node-only');
-    await npmInstall(project, ['core', 'node', 'pid-namespace', 'sandbox-net'].map(tarballOf));
+    const project = await freshProject('node-only');
+    await npmInstall(project, [...NODE_SET.map(tarballOf), '@types/node@^20.19.0']);
     await writeFile(
       path.join(project, 'check.mjs'),
       `import { BUILTIN_TOOLS, createToolRegistry, unwrapUntrusted } from '@toolhost/core';
@@ -109,10 +141,55 @@ try {
     expect(existsSync(path.join(project, 'node_modules', '@modelcontextprotocol'))).toBe(false);
     expect(existsSync(path.join(project, 'node_modules', 'express'))).toBe(false);
     expect(stdout.trim().split('\n')).toEqual(['read ok', 'mcp_sdk_missing']);
+    // Without the MCP SDK or better-sqlite3's types, every entry point of core and node still
+    // typechecks with skipLibCheck off: no public .d.ts names an optional dependency's types.
+    expect(await typecheckEveryEntry(project, ['core', 'node'])).toBe('');
+  });
+
+  it('@toolhost/cli without @toolhost/otel: the binary runs and traces, the library build names the missing peer', async () => {
+    const project = await freshProject('cli-without-otel');
+    await npmInstall(project, [...NODE_SET, 'cli'].map(tarballOf));
+    await writeFile(path.join(project, 'notes.txt'), 'cli without otel\n');
+    const call = ['call', 'read_file', '{"path":"notes.txt"}', '--state-dir', 'state'];
+    // An endpoint nothing listens on: the export fails (said on stderr), the call does not.
+    const otlp = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' };
+
+    const bin = await run(path.join(project, 'node_modules', '.bin', 'toolhost'), call, {
+      cwd: project,
+      env: otlp,
+    });
+    const library = await run(
+      process.execPath,
+      [path.join(project, 'node_modules', '@toolhost', 'cli', 'dist', 'bin.js'), ...call],
+      { cwd: project, env: otlp },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => error,
+    );
+
+    expect(existsSync(path.join(project, 'node_modules', '@toolhost', 'otel'))).toBe(false);
+    expect(bin.stdout).toContain('cli without otel');
+    expect(library).toMatchObject({ code: 2, stderr: expect.stringContaining('@toolhost/otel') });
+  });
+
+  it('each adapter and otel with core alone: installs without asking for any other @toolhost name', async () => {
+    const project = await freshProject('adapters');
+    const adapters = ['ai-sdk', 'openai-agents', 'anthropic', 'restate', 'otel'];
+    await npmInstall(project, ['core', ...adapters].map(tarballOf));
+    await writeFile(
+      path.join(project, 'check.mjs'),
+      adapters.map((name) => `await import('@toolhost/${name}');`).join('\n') +
+        "\nconsole.log('imported');\n",
+    );
+
+    const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: project });
+
+    expect(existsSync(path.join(project, 'node_modules', '@toolhost', 'node'))).toBe(false);
+    expect(stdout.trim()).toBe('imported');
   });
 
   it('every package together: a strict consumer type-checks and toolhost doctor runs', async () => {
-    const project = await freshProject(work, 'everything');
+    const project = await freshProject('everything');
     await npmInstall(project, [...PACKAGES.map(tarballOf), '@types/node@^20.19.0']);
     await writeFile(
       path.join(project, 'tsconfig.json'),
@@ -148,6 +225,11 @@ try {
     );
 
     expect(typecheck).toBe('');
+    // Third-party declarations aside, every entry point's own .d.ts holds with skipLibCheck off.
+    const ours = (await typecheckEveryEntry(project, PACKAGES))
+      .split('\n')
+      .filter((line) => line.startsWith('node_modules/@toolhost/'));
+    expect(ours).toEqual([]);
     expect(doctor.stdout).toContain('toolhost doctor');
     expect(doctor.stdout).toMatch(/native: {5}[✓✗] pid-namespace/);
   });
@@ -156,6 +238,47 @@ try {
     return (packed.get(name) as Packed).tarball;
   }
 });
+
+// The node host's documented set: core and its three native helpers (optional dependencies).
+const NODE_SET = ['core', 'fs-at', 'pid-namespace', 'sandbox-net', 'node'];
+
+// Imports every entry point (each `exports` key but package.json and JSON files) of `names` in a
+// consumer with skipLibCheck off; returns tsc's report ('' when clean).
+async function typecheckEveryEntry(project: string, names: readonly string[]): Promise<string> {
+  const imports: string[] = [];
+  for (const name of names) {
+    const manifest = JSON.parse(
+      await readFile(path.join(project, 'node_modules', '@toolhost', name, 'package.json'), 'utf8'),
+    ) as { exports?: Record<string, unknown> };
+    for (const key of Object.keys(manifest.exports ?? {})) {
+      if (key.endsWith('.json')) continue;
+      const specifier = `@toolhost/${name}${key.slice(1)}`;
+      imports.push(`export * as e${imports.length} from '${specifier}';`);
+    }
+  }
+  await writeFile(path.join(project, 'entries.ts'), `${imports.join('\n')}\n`);
+  await writeFile(
+    path.join(project, 'tsconfig.entries.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+        noEmit: true,
+        types: ['node'],
+      },
+      files: ['entries.ts'],
+    }),
+  );
+  return run(process.execPath, [TYPESCRIPT, '-p', 'tsconfig.entries.json'], { cwd: project }).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+}
 
 async function inspect(name: string, tarball: string): Promise<Packed> {
   const listing = await run('tar', ['-tzf', tarball]);
@@ -177,20 +300,6 @@ function manifestTargets(manifest: Record<string, unknown>): string[] {
   collect(manifest['bin']);
   collect(manifest['exports']);
   return [...new Set(targets)];
-}
-
-async function freshProject(work: string, name: string): Promise<string> {
-  const project = path.join(work, name);
-  await mkdir(project, { recursive: true });
-  await writeFile(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name, version: '1.0.0', private: true, type: 'module' }),
-  );
-  return project;
-}
-
-async function npmInstall(project: string, specs: readonly string[]): Promise<void> {
-  await run('npm', ['install', ...NPM_QUIET, ...specs], { cwd: project, maxBuffer: 16 << 20 });
 }
 
 // A consumer as a new user writes one, under the strictest settings this repository uses.

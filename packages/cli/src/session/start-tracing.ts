@@ -28,7 +28,16 @@ export async function startTracing(
   const [{ startOtlpTracing, OtlpPackageMissingError }, { traceToolRegistry }] = await Promise.all([
     import('@toolhost/otel/otlp'),
     import('@toolhost/otel'),
-  ]);
+  ]).catch((error: unknown) => {
+    // An optional peer of the library build (the toolhost binary bundles it): named, with the fix.
+    if (isOtelMissing(error)) {
+      throw new CliUsageError(
+        'OTLP export needs @toolhost/otel, an optional peer of @toolhost/cli: install it beside @toolhost/cli',
+        { cause: error },
+      );
+    }
+    throw error;
+  });
   try {
     const { tracer, shutdown } = await startOtlpTracing({
       env,
@@ -58,5 +67,13 @@ function warnNotExported(stderr: CliIo['stderr'], error: unknown): void {
 function hasEndpoint(env: Readonly<Record<string, string | undefined>>): boolean {
   return [env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'], env['OTEL_EXPORTER_OTLP_ENDPOINT']].some(
     (value) => value !== undefined && value.trim() !== '',
+  );
+}
+
+function isOtelMissing(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' &&
+    error.message.includes("'@toolhost/otel")
   );
 }

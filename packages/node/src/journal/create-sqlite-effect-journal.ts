@@ -24,8 +24,10 @@ export async function createSqliteEffectJournal(
   return openSqliteEffectJournal(options, await loadSqliteDriver());
 }
 
-/** `createSqliteEffectJournal` on a given driver. */
-export async function openSqliteEffectJournal(
+// `createSqliteEffectJournal` on a given driver. Not exported: its signature names better-sqlite3's
+// types, an optional dependency's, which a public `.d.ts` must not (a consumer without them, or
+// with `skipLibCheck: false`, would fail to typecheck).
+async function openSqliteEffectJournal(
   options: SqliteEffectJournalOptions,
   driver: SqliteDriver,
 ): Promise<SqliteEffectJournal> {
