@@ -86,7 +86,9 @@ describe('following the README from a fresh clone into a fresh project', LONG, (
 
     readme = await readFile(path.join(clone, 'README.md'), 'utf8');
     const [commands] = parseMarkdown(readme).blocks.filter((block) => block.info === 'sh');
-    const lines = (commands?.body ?? '').split('\n').filter((line) => !line.startsWith('#'));
+    const lines = (commands?.body ?? '')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('#'));
     expect(lines).toHaveLength(2);
     const [setUp, testCommand] = lines as [string, string];
     // The page's set-up line is the README's, without the main job: one clean install serves both.
