@@ -1,5 +1,25 @@
 import { fileURLToPath } from 'node:url';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+// The longest files (each installs packed tarballs and compiles native addons for minutes) start
+// first, so they overlap the rest of the suite instead of being its tail on a fresh clone, where
+// vitest has no timings yet to order by.
+const LONGEST_FIRST = [
+  'test/packaging/readme-install.test.ts',
+  'test/packaging/packed-install.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification): number => {
+      const index = LONGEST_FIRST.findIndex((long) => file.moduleId.endsWith(long));
+      return index < 0 ? LONGEST_FIRST.length : index;
+    };
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 const workspacePackages = [
   'core',
@@ -45,5 +65,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    sequence: { sequencer: LongestFirst },
   },
 });

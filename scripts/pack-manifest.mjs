@@ -4,15 +4,48 @@
 // a copy of each package.
 import { pathToFileURL } from 'node:url';
 
-/** The manifest a tarball carries: no `source` conditions, no pack-time scripts. */
-export function forTarball(manifest) {
+/**
+ * The manifest a tarball carries: no `source` conditions, no pack-time scripts, and each
+ * `@toolhost/*` dependency named as its sibling tarball (`versions`: package directory name to
+ * the version it is packed at).
+ */
+export function forTarball(manifest, versions) {
   const scripts = { ...manifest.scripts };
   delete scripts.prepack;
   delete scripts.postpack;
-  const out = { ...manifest, exports: withoutSource(manifest.exports) };
+  const out = {
+    ...manifest,
+    exports: withoutSource(manifest.exports),
+    ...siblingSpecs(manifest, 'dependencies', versions),
+    ...siblingSpecs(manifest, 'optionalDependencies', versions),
+    ...siblingSpecs(manifest, 'peerDependencies', versions),
+  };
   if (Object.keys(scripts).length === 0) delete out.scripts;
   else out.scripts = scripts;
   return out;
+}
+
+// The packages are not on the registry: a `^0.1.0` spec sends npm there for the name (npm
+// prefetches a dependency it has not placed yet, even when a tarball in the same install provides
+// it). A `file:` spec in a tarball's manifest resolves from the tarball's own directory, so each
+// package names its sibling in the pack destination: the set installs without the registry, and
+// one tarball brings its @toolhost/* dependencies along. Optional peers too: npm still looks one
+// up (and installs none); the user's own install of that tarball satisfies the spec.
+function siblingSpecs(manifest, field, versions) {
+  const specs = manifest[field];
+  if (specs === undefined) return {};
+  const out = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const sibling = /^@toolhost\/([a-z0-9-]+)$/.exec(name)?.[1];
+    if (sibling === undefined) {
+      out[name] = spec;
+      continue;
+    }
+    const version = versions.get(sibling);
+    if (version === undefined) throw new Error(`${manifest.name} depends on unpacked ${name}`);
+    out[name] = `file:./toolhost-${sibling}-${version}.tgz`;
+  }
+  return { [field]: out };
 }
 
 function withoutSource(exports) {

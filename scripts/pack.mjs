@@ -49,15 +49,20 @@ export function packAll(destination) {
     }
   }
   mkdirSync(target, { recursive: true });
+  const versions = new Map(PACK_ORDER.map((name) => [name, manifestOf(name).version]));
   const copies = mkdtempSync(path.join(tmpdir(), 'toolhost-pack-'));
   try {
-    return PACK_ORDER.map((name) => ({ name, tarball: packCopy(name, copies, target) }));
+    return PACK_ORDER.map((name) => ({ name, tarball: packCopy(name, versions, copies, target) }));
   } finally {
     rmSync(copies, { recursive: true, force: true });
   }
 }
 
-function packCopy(name, copies, target) {
+function manifestOf(name) {
+  return JSON.parse(readFileSync(path.join(REPO, 'packages', name, 'package.json'), 'utf8'));
+}
+
+function packCopy(name, versions, copies, target) {
   const copy = path.join(copies, name);
   cpSync(path.join(REPO, 'packages', name), copy, {
     recursive: true,
@@ -66,7 +71,7 @@ function packCopy(name, copies, target) {
   });
   const manifestPath = path.join(copy, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  writeFileSync(manifestPath, `${JSON.stringify(forTarball(manifest), null, 2)}\n`);
+  writeFileSync(manifestPath, `${JSON.stringify(forTarball(manifest, versions), null, 2)}\n`);
   const report = execFileSync(
     'npm',
     ['pack', '--ignore-scripts', '--json', '--pack-destination', target],

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,7 +113,9 @@ describe('the packed packages, installed into fresh projects', { timeout: 600_00
 
   it('@toolhost/node alone: no MCP SDK or express installed, the host works, MCP says what is missing', async () => {
     const project = await freshProject('node-only');
-    await npmInstall(project, [...NODE_SET.map(tarballOf), '@types/node@^20.19.0']);
+    // The node tarball alone: its @toolhost/* dependencies come from the tarballs beside it.
+    await npmInstall(project, [tarballOf('node'), '@types/node@^20.19.0']);
+    expect(await readdir(path.join(project, 'node_modules', '@toolhost'))).toEqual(NODE_SET);
     await writeFile(
       path.join(project, 'check.mjs'),
       `import { BUILTIN_TOOLS, createToolRegistry, unwrapUntrusted } from '@toolhost/core';
@@ -148,7 +150,11 @@ try {
 
   it('@toolhost/cli without @toolhost/otel: the binary runs and traces, the library build names the missing peer', async () => {
     const project = await freshProject('cli-without-otel');
-    await npmInstall(project, [...NODE_SET, 'cli'].map(tarballOf));
+    await npmInstall(project, [tarballOf('cli')]);
+    expect(await readdir(path.join(project, 'node_modules', '@toolhost'))).toEqual([
+      'cli',
+      ...NODE_SET,
+    ]);
     await writeFile(path.join(project, 'notes.txt'), 'cli without otel\n');
     const call = ['call', 'read_file', '{"path":"notes.txt"}', '--state-dir', 'state'];
     // An endpoint nothing listens on: the export fails (said on stderr), the call does not.
@@ -172,10 +178,15 @@ try {
     expect(library).toMatchObject({ code: 2, stderr: expect.stringContaining('@toolhost/otel') });
   });
 
-  it('each adapter and otel with core alone: installs without asking for any other @toolhost name', async () => {
+  it('the adapters and otel: each tarball brings core alone, never asking for another @toolhost name', async () => {
     const project = await freshProject('adapters');
-    const adapters = ['ai-sdk', 'openai-agents', 'anthropic', 'restate', 'otel'];
-    await npmInstall(project, ['core', ...adapters].map(tarballOf));
+    const adapters = ['ai-sdk', 'anthropic', 'openai-agents', 'otel', 'restate'];
+    await npmInstall(project, adapters.map(tarballOf));
+    expect(await readdir(path.join(project, 'node_modules', '@toolhost'))).toEqual([
+      ...adapters.slice(0, 2),
+      'core',
+      ...adapters.slice(2),
+    ]);
     await writeFile(
       path.join(project, 'check.mjs'),
       adapters.map((name) => `await import('@toolhost/${name}');`).join('\n') +
@@ -239,8 +250,8 @@ try {
   }
 });
 
-// The node host's documented set: core and its three native helpers (optional dependencies).
-const NODE_SET = ['core', 'fs-at', 'pid-namespace', 'sandbox-net', 'node'];
+// What the node tarball brings: core and its three native helpers (optional dependencies).
+const NODE_SET = ['core', 'fs-at', 'node', 'pid-namespace', 'sandbox-net'];
 
 // Imports every entry point (each `exports` key but package.json and JSON files) of `names` in a
 // consumer with skipLibCheck off; returns tsc's report ('' when clean).
