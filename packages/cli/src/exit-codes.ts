@@ -12,7 +12,10 @@ export const EXIT_CODES = Object.freeze({
   denied: 3,
   /** The arguments failed validation, or no tool has that id. */
   invalidArgs: 4,
-  /** The host arm the tool needs is not wired here (`tool_unavailable`), or a driver is missing. */
+  /**
+   * The host arm the tool needs is not wired here (`tool_unavailable`), a driver is missing, or
+   * `toolhost ui` found no running `serve --ui` page.
+   */
   unavailable: 5,
   /**
    * The effect journal holds a claim for this call that never settled (`effect_unresolved`): the

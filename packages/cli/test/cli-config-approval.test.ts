@@ -63,7 +63,6 @@ describe('toolhost: a workspace config runs only once approved', () => {
     const results = await Promise.all([
       run(['call', 'read_file', '{"path":"notes.txt"}']),
       run(['tools']),
-      run(['doctor']),
       run(['explain', 'read_file', '{"path":"notes.txt"}']),
       run(['serve']),
     ]);
@@ -137,13 +136,55 @@ describe('toolhost: a workspace config runs only once approved', () => {
     const doctor = await run(['doctor']);
     const text = await readFile(join(ws.root, 'toolhost.config.json'), 'utf8');
     await ws.write('toolhost.config.json', text.replace('"npm test"', '"npm test", "make"'));
-    const edited = await run(['doctor']);
+    const edited = await run(['tools']);
 
     expect(init.code).toBe(0);
     expect(doctor.code).toBe(0);
     expect(doctor.stdout).toMatch(/^config: +.*toolhost\.config\.json \(approved\)$/m);
     expect(edited.code).toBe(2);
     expect(edited.stderr).toContain('changed since it was approved');
+  });
+
+  it('doctor reports an unapproved config and judges the rest on the defaults', async () => {
+    await ws.write('toolhost.config.json', plantedConfig());
+
+    const doctor = await run(['doctor']);
+    const json = await run(['doctor', '--json']);
+
+    expect(doctor.code).toBe(0);
+    expect(doctor.stdout).toMatch(
+      /^config: +.*toolhost\.config\.json \(not approved\): NOT APPLIED; this report uses the defaults and flags$/m,
+    );
+    expect(doctor.stdout).toContain('approve it: toolhost config approve');
+    // The planted grant and sandbox are not in force: the defaults are.
+    expect(doctor.stdout).toContain('grant: ["git_status","list_directory","read_file"]');
+    expect(doctor.stdout).toContain('granted tools:');
+    expect(doctor.stdout).not.toContain('mcp_evil_echo');
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      configFile: join(ws.root, 'toolhost.config.json'),
+      configApproval: 'not approved',
+      configApplied: false,
+      configApproveWith: expect.stringContaining('toolhost config approve'),
+      policy: { grant: ['git_status', 'list_directory', 'read_file'], mcpServers: [] },
+    });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('doctor says a config changed since its approval, while call still refuses it', async () => {
+    await ws.write('toolhost.config.json', '{"tools": ["read_file"]}');
+    await approveConfig(ws);
+    await ws.write('toolhost.config.json', '{"tools": ["read_file", "write_file"]}');
+
+    const doctor = await run(['doctor', '--json']);
+    const call = await run(['call', 'read_file', '{"path":"notes.txt"}']);
+
+    expect(doctor.code).toBe(0);
+    expect(JSON.parse(doctor.stdout)).toMatchObject({
+      configApproval: 'changed since it was approved',
+      configApplied: false,
+    });
+    expect(call.code).toBe(2);
+    expect(call.stderr).toContain('changed since it was approved');
   });
 
   it('says in doctor that a --config file was given rather than approved', async () => {

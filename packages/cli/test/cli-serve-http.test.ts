@@ -89,6 +89,43 @@ describe('toolhost serve --http', () => {
     expect(existsSync(tokenFile)).toBe(false);
   });
 
+  it('answers 401 saying how to pass the token, never echoing the one presented', async () => {
+    child = spawn(process.execPath, binArgv(['serve', '--http', ...ws.stateFlags]), {
+      cwd: ws.root,
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const bare = new URL(await endpointOf(child));
+    bare.search = '';
+    const wrong = 'wrong-token-planted-by-the-test-0123456789abcd';
+    const post = (headers: Record<string, string>) =>
+      fetch(bare, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+
+    const missing = await post({});
+    const missingBody = await missing.text();
+    const presented = await post({ authorization: `Bearer ${wrong}` });
+    const presentedBody = await presented.text();
+    const challenge = presented.headers.get('www-authenticate') ?? '';
+    child.kill('SIGINT');
+    await once(child, 'exit');
+
+    expect(missing.status).toBe(401);
+    expect(missingBody).toContain('Authorization: Bearer <token>');
+    expect(missingBody).toContain('--token-file');
+    expect(missing.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="toolhost serve", error_description=".*Authorization: Bearer <token>"$/,
+    );
+    expect(presented.status).toBe(401);
+    expect(challenge).toContain('error="invalid_token"');
+    expect(challenge).toContain('Authorization: Bearer <token>');
+    expect(presentedBody).not.toContain(wrong);
+    expect(challenge).not.toContain(wrong);
+  });
+
   it('refuses --token-file without --http', async () => {
     child = spawn(
       process.execPath,

@@ -1,10 +1,15 @@
-import { ToolCancelledError, unwrapUntrusted, type DurableMediaPart } from '@toolhost/core';
+import {
+  ToolCancelledError,
+  UnknownToolError,
+  unwrapUntrusted,
+  type DurableMediaPart,
+} from '@toolhost/core';
 import type { Command } from 'commander';
 import { debugError } from '../debug-log.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { openSession, type Session } from '../session/open-session.js';
 import { printJson, type CliIo } from './cli-io.js';
-import { describeFailure } from './describe-failure.js';
+import { describeFailure, type FailureReport } from './describe-failure.js';
 import { detectInteraction } from './interaction.js';
 import {
   addPolicyOptions,
@@ -13,6 +18,7 @@ import {
 } from './policy-options.js';
 import { printFailure } from './print-failure.js';
 import { readCallArgs } from './read-call-args.js';
+import { readWindowNote } from './read-window-note.js';
 import {
   resolveCallJournal,
   type CallJournal,
@@ -20,6 +26,7 @@ import {
 } from './call-journal-options.js';
 import { reportJournal, unresolvedHint } from './report-journal.js';
 import { safeToolName } from './safe-tool-name.js';
+import { suggestToolId } from './suggest-tool-id.js';
 import { startTracing } from '../session/start-tracing.js';
 import { sanitizeForTerminal } from '../terminal/sanitize-for-terminal.js';
 import { trapInterrupts } from './trap-interrupts.js';
@@ -139,6 +146,8 @@ async function dispatchOnce(input: DispatchInput): Promise<number> {
       });
     } else {
       printResult(io, result, outcome.truncated, outcome.spill?.ref, media);
+      const windowNote = readWindowNote(toolId, args, result);
+      if (windowNote !== undefined) io.stderr.write(`${windowNote}\n`);
       if (outcome.journal !== undefined) reportJournal(io, outcome.journal);
     }
     return EXIT_CODES.success;
@@ -150,10 +159,28 @@ async function dispatchOnce(input: DispatchInput): Promise<number> {
     const report =
       journal !== undefined && described.reason === 'effect_unresolved'
         ? { ...described, hint: unresolvedHint(journal) }
-        : described;
+        : withSuggestion(described, error, toolId, session);
     printFailure(io, json, report, { runId: session.runId, ...ids, tool: safeToolName(toolId) });
     return report.exitCode;
   }
+}
+
+// A typo gets the nearest registered id as a hint for the person; the error itself (what a
+// model sees through dispatch) keeps its plain list, and nothing runs the suggestion.
+function withSuggestion(
+  report: FailureReport,
+  error: unknown,
+  toolId: string,
+  session: Session,
+): FailureReport {
+  if (report.code !== 'unknown_tool' || !(error instanceof UnknownToolError)) return report;
+  const known = [...error.availableIds, ...session.tools.map((tool) => tool.id)];
+  const suggestion = suggestToolId(toolId, known);
+  if (suggestion === undefined) return report;
+  return {
+    ...report,
+    hint: `did you mean ${suggestion}? (${report.hint ?? 'see `toolhost tools`'})`,
+  };
 }
 
 function summariseMedia(part: DurableMediaPart) {

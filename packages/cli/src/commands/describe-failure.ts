@@ -9,6 +9,7 @@ import {
 } from '@toolhost/core';
 import { CliExitError, CliUsageError } from '../cli-error.js';
 import { EXIT_CODES, exitCodeFor } from '../exit-codes.js';
+import { UiNotRunningError } from '../ui/ui-not-running-error.js';
 import { describeJournalFailure } from './describe-journal-failure.js';
 
 /** A failure as the CLI reports it: secret-free by construction (fixed templates, codes, fields). */
@@ -32,6 +33,10 @@ export function describeFailure(error: unknown): FailureReport {
   if (journal !== undefined) return journal;
   if (error instanceof CliUsageError) {
     return { exitCode: error.exitCode, code: 'usage', name: error.name, message: error.message };
+  }
+  if (error instanceof UiNotRunningError) {
+    const { exitCode, code, name, message, reason, hint } = error;
+    return { exitCode, code, name, message, reason, hint };
   }
   if (error instanceof CliExitError) {
     return { exitCode: error.exitCode, code: 'refused', name: error.name, message: error.message };

@@ -14,11 +14,8 @@ import { openSession } from '../session/open-session.js';
 import { printJson, type CliIo } from './cli-io.js';
 import { findHelpers, HELPERS } from './find-helpers.js';
 import { judgeTool } from './judge-tool.js';
-import {
-  addPolicyOptions,
-  settingsFromOptions,
-  type PolicyOptionValues,
-} from './policy-options.js';
+import { doctorSettings } from './doctor-settings.js';
+import { addPolicyOptions, type PolicyOptionValues } from './policy-options.js';
 import { renderMcpReach, renderSandboxLines, SANDBOX_FIX } from './render-floors.js';
 
 const ARMS = ['fs', 'process', 'egress', 'os', 'mcp', 'outputStore', 'media'] as const;
@@ -28,7 +25,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
   addPolicyOptions(
     program.command('doctor').description('show the host arms, helpers, policy and refusals'),
   ).action(async (options: PolicyOptionValues) => {
-    const settings = settingsFromOptions(options, io);
+    const { settings, unapplied } = doctorSettings(options, io);
     // doctor reports an unknown grant id (notRegistered) instead of refusing it.
     const session = await openSession({ settings, allowUnknownGrant: true });
     try {
@@ -54,13 +51,19 @@ export function registerDoctor(program: Command, io: CliIo, setExit: (code: numb
         node: process.version,
         platform: `${process.platform}-${process.arch}`,
         root: settings.root,
-        configFile: settings.configLoaded ? settings.configFile : null,
+        configFile: settings.configLoaded || unapplied !== undefined ? settings.configFile : null,
         // A workspace config that loaded was approved; one named with --config needs no record.
-        configApproval: settings.configLoaded
-          ? options.config === undefined
-            ? 'approved'
-            : 'given with --config'
-          : null,
+        configApproval:
+          unapplied !== undefined
+            ? unapplied.status
+            : settings.configLoaded
+              ? options.config === undefined
+                ? 'approved'
+                : 'given with --config'
+              : null,
+        ...(unapplied === undefined
+          ? {}
+          : { configApplied: false, configApproveWith: unapplied.approveWith }),
         stateDir: settings.stateDir,
         arms,
         helpers,
@@ -147,9 +150,14 @@ function renderNativeHelpers(helpers: NativeHelpers): string[] {
   ];
 }
 
-function renderConfig(report: DoctorReport): string {
-  if (report['configFile'] === null) return '(none: defaults)';
-  return `${String(report['configFile'])} (${String(report['configApproval'])})`;
+function renderConfig(report: DoctorReport): string[] {
+  if (report['configFile'] === null) return ['(none: defaults)'];
+  const line = `${String(report['configFile'])} (${String(report['configApproval'])})`;
+  if (report['configApplied'] !== false) return [line];
+  return [
+    `${line}: NOT APPLIED; this report uses the defaults and flags`,
+    `  approve it: ${String(report['configApproveWith'])}`,
+  ];
 }
 
 function renderDoctor(report: DoctorReport, settings: EffectiveSettings): string {
@@ -160,7 +168,7 @@ function renderDoctor(report: DoctorReport, settings: EffectiveSettings): string
   const lines = [
     `toolhost doctor — node ${String(report['node'])} on ${String(report['platform'])}`,
     `root:       ${String(report['root'])}`,
-    `config:     ${renderConfig(report)}`,
+    ...renderConfig(report).map((line, index) => (index === 0 ? `config:     ${line}` : line)),
     `state dir:  ${String(report['stateDir'])}`,
     `arms:       ${yesNo(report.arms)}`,
     `helpers:    ${yesNo(report.helpers)}`,

@@ -9,6 +9,7 @@ import {
 } from '../config/config-approval.js';
 import { CONFIG_FILE_NAME } from '../config/load-config.js';
 import { parseConfig } from '../config/load-config.js';
+import { SCHEMA_COPY_NAME, writeSchemaCopy } from '../config/write-schema-copy.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import type { CliIo } from './cli-io.js';
 import { stateDirFromOptions } from './policy-options.js';
@@ -19,7 +20,8 @@ import { stateDirFromOptions } from './policy-options.js';
  * strict, so a typo is an error rather than a silently ignored setting.
  */
 export const STARTER_CONFIG = {
-  $schema: './node_modules/@toolhost/cli/schema/toolhost.config.schema.json',
+  // A copy written beside the config: resolves with no node_modules and no machine's own path.
+  $schema: `./${SCHEMA_COPY_NAME}`,
   $comment: [
     'toolhost config. Reference: docs/cli-config.md in the toolhost repository. Every list below is deny-all when empty.',
     'tools: the grant. Only these tool ids can be called.',
@@ -73,9 +75,25 @@ export function registerInit(program: Command, io: CliIo, setExit: (code: number
         key: configApprovalKey(file),
         sha256: hashConfigBytes(Buffer.from(text, 'utf8')),
       });
+      const schema = writeSchemaCopyOrSay(path.dirname(file), io);
       io.stdout.write(
-        `wrote ${CONFIG_FILE_NAME} and approved it; after editing it, run \`toolhost config approve\`; check it with \`toolhost doctor\`\n`,
+        `wrote ${CONFIG_FILE_NAME}${schema} and approved it; after editing it, run \`toolhost config approve\`; check it with \`toolhost doctor\`\n`,
       );
       setExit(EXIT_CODES.success);
     });
+}
+
+// The config is written and approved by now: a schema copy that cannot be written costs editor
+// completion only, so it is said, not fatal.
+function writeSchemaCopyOrSay(directory: string, io: CliIo): string {
+  try {
+    if (writeSchemaCopy(directory) === 'written') return ` (with its schema, ${SCHEMA_COPY_NAME})`;
+    io.stderr.write(
+      `toolhost: kept the existing ${SCHEMA_COPY_NAME}, which is not a toolhost schema; "$schema" names it\n`,
+    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unwritable';
+    io.stderr.write(`toolhost: cannot write ${SCHEMA_COPY_NAME} (${code}); "$schema" names it\n`);
+  }
+  return '';
 }

@@ -66,19 +66,29 @@ export function addPolicyOptions(command: Command): Command {
     .option('--json', 'machine-readable output on stdout');
 }
 
-/** Loads the config and applies the flags; throws `CliUsageError` on any problem. */
-export function settingsFromOptions(options: PolicyOptionValues, io: CliIo): EffectiveSettings {
+/**
+ * Loads the config and applies the flags; throws `CliUsageError` on any problem. `defaultsOnly`
+ * (doctor, facing an unapproved workspace config) reads no file: defaults and flags only.
+ */
+export function settingsFromOptions(
+  options: PolicyOptionValues,
+  io: CliIo,
+  source: 'config' | 'defaultsOnly' = 'config',
+): EffectiveSettings {
   const root = path.resolve(io.cwd, options.root ?? '.');
   // The approval record of a workspace config lives in the state dir the command will use.
   const stateDir = stateDirFromOptions(options, io);
   // Errors name the file as the user typed it, never the resolved path.
-  const loaded = loadConfig({
-    root,
-    stateDir,
-    ...(options.config === undefined
-      ? {}
-      : { explicitPath: path.resolve(io.cwd, options.config), label: options.config }),
-  });
+  const loaded =
+    source === 'defaultsOnly'
+      ? { config: {} }
+      : loadConfig({
+          root,
+          stateDir,
+          ...(options.config === undefined
+            ? {}
+            : { explicitPath: path.resolve(io.cwd, options.config), label: options.config }),
+        });
   const flags: SettingsFlags = {
     ...(options.tools === undefined ? {} : { tools: options.tools }),
     ...(options.fsScope === undefined ? {} : { fsScope: options.fsScope }),

@@ -1,8 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, open, unlink } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { CliUsageError } from '../cli-error.js';
+import { createOwnerOnlyFile } from '../owner-only-file.js';
 
 /** Random bytes behind one `serve --http` token: 256 bits, as long as a guess must be. */
 export const HTTP_TOKEN_BYTES = 32;
@@ -26,36 +25,20 @@ export function hasHttpToken(request: IncomingMessage, token: string): boolean {
 }
 
 /**
- * Writes the token to a new 0600 file for a client config to read. `O_EXCL` with `O_NOFOLLOW`
- * refuses an existing file and any symlink, so another local user cannot aim the write at a
- * file of theirs (and read the token) or at one of ours (and clobber it). Returns the remover.
+ * Writes the token to a new 0600 file for a client config to read (never an existing file, never
+ * through a symlink: see `createOwnerOnlyFile`). Returns the remover.
  */
 export async function writeHttpTokenFile(
   file: string,
   token: string,
 ): Promise<() => Promise<void>> {
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const handle = await open(file, flags, 0o600).catch((error: unknown) => {
+  return createOwnerOnlyFile(file, `${token}\n`).catch((error: unknown) => {
+    // Only the create is the flag's fault; a failed write after it is a fault of this machine.
+    if ((error as NodeJS.ErrnoException).syscall !== 'open') throw error;
     throw new CliUsageError('--token-file must name a file that does not exist yet', {
       cause: error,
     });
   });
-  try {
-    // The umask may only narrow the mode; chmod pins it so the file says exactly owner-only.
-    await handle.chmod(0o600);
-    await handle.writeFile(`${token}\n`, 'utf8');
-  } finally {
-    await handle.close();
-  }
-  const written = await lstat(file, { bigint: true });
-  return async () => {
-    // Only the file this start created: a file swapped in since is someone else's to keep. The
-    // change time, as inode numbers are reused as soon as a file is unlinked.
-    const now = await lstat(file, { bigint: true }).catch(() => undefined);
-    if (now?.ino === written.ino && now.dev === written.dev && now.ctimeNs === written.ctimeNs) {
-      await unlink(file);
-    }
-  };
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+)$/i;

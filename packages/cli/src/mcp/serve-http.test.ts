@@ -348,7 +348,8 @@ describe('serveHttp token', () => {
     });
 
     expect(status).toBe(401);
-    expect(authenticate).toBe('Bearer');
+    expect(authenticate).toMatch(/^Bearer realm="toolhost serve"/);
+    expect(authenticate).not.toContain(token);
     expect(serversCreated).toBe(0);
   });
 

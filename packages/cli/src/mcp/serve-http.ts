@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { debugError } from '../debug-log.js';
 import { createHttpToken, hasHttpToken, writeHttpTokenFile } from './http-token.js';
+import { HTTP_TOKEN_HELP, httpTokenChallenge } from './http-token-challenge.js';
 import { createHttpSessionTable, type HttpSession } from './http-session-table.js';
 import { isLoopbackRequest, loopbackAllowlist, type LoopbackAllowlist } from './loopback-origin.js';
 
@@ -82,8 +83,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServedHttp> 
     // Before the path and any session lookup: without the token nothing here is reachable,
     // not even which paths exist; a session id alone is never a credential.
     if (!hasHttpToken(request, token)) {
-      response.setHeader('www-authenticate', 'Bearer');
-      return respond(response, 401, 'missing or invalid token');
+      response.setHeader('www-authenticate', httpTokenChallenge(request));
+      return respond(response, 401, `missing or invalid token: ${HTTP_TOKEN_HELP}`);
     }
     const { pathname } = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (pathname !== '/mcp') return respond(response, 404, 'not found');

@@ -9,6 +9,7 @@ import { describeUiPolicy } from './ui-policy-view.js';
 import { createUiRunWatcher } from './ui-run-watcher.js';
 import { startUiServer } from './ui-server.js';
 import { UiSessionTable } from './ui-session-table.js';
+import { writeUiUrlFile } from './ui-url-file.js';
 
 /** Options of `startServeUi`. */
 export interface ServeUiOptions {
@@ -54,6 +55,7 @@ export async function startServeUi(options: ServeUiOptions): Promise<ServeUi> {
     ...(options.port === undefined ? {} : { port: options.port }),
   });
   options.io.stderr.write(`toolhost ui: ${server.url}\n`);
+  const removeUrlFile = await recordUrl(settings.stateDir, server.url, options.io);
   return {
     url: server.url,
     approvalBroker,
@@ -61,8 +63,31 @@ export async function startServeUi(options: ServeUiOptions): Promise<ServeUi> {
     runClosed: (registry) => watcher.ended(registry),
     sessionIdOf: (registry) => watcher.sessionIdOf(registry),
     close: async () => {
+      // First: from here on `toolhost ui` says no page is running rather than offering this one.
+      await removeUrlFile().catch(() => undefined);
       approvalBroker.close();
       await server.close();
     },
   };
+}
+
+// For `toolhost ui`: over stdio the stderr line above may land where nobody reads it. A file
+// that cannot be written costs only that shortcut, so it is said, never fatal.
+async function recordUrl(
+  stateDir: string,
+  url: string,
+  io: Pick<CliIo, 'stderr'>,
+): Promise<() => Promise<void>> {
+  const none = async () => undefined;
+  try {
+    const remove = await writeUiUrlFile(stateDir, { url, pid: process.pid });
+    if (remove !== undefined) return remove;
+    io.stderr.write(
+      'toolhost ui: another serve --ui on this state dir owns its ui-url file; `toolhost ui` opens that one\n',
+    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unwritable';
+    io.stderr.write(`toolhost ui: cannot write ui-url in the state dir (${code})\n`);
+  }
+  return none;
 }
