@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { readBlockedSyscall } from './read-blocked-syscall.js';
 import type { MountExpectation } from './sandbox-mount-plan.js';
 import { verifySandboxMounts } from './verify-sandbox-mounts.js';
 
@@ -44,10 +44,13 @@ export async function holdSandboxStart(
   const readCall = READ_SYSCALL[process.arch];
   if (readCall === undefined) return refuse('unsupported_architecture');
   for (;;) {
-    const state = syscallOf(pid);
+    const state = readBlockedSyscall(pid);
     // Gone: bwrap failed to build the view and exits on its own (its code says so).
-    if (state === undefined) return { refused: 'exited' };
-    if (state[0] === readCall && state[1] === gate.blockFd) break;
+    if (state.kind === 'gone') return { refused: 'exited' };
+    if (state.kind === 'unreadable') return refuse('unreadable');
+    if (state.kind === 'blocked' && state.call === readCall && state.firstArg === gate.blockFd) {
+      break;
+    }
     if (Date.now() > deadline) return refuse('never_blocked');
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -103,18 +106,4 @@ function parseChildPid(text: string): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-// `[syscall number, first argument]` of a process blocked in a syscall; `undefined` once gone.
-function syscallOf(pid: number): [number, number] | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/syscall`, 'latin1');
-  } catch {
-    return undefined;
-  }
-  const [call, first] = text.trim().split(' ');
-  // `running` (or nothing useful): not blocked yet.
-  if (call === undefined || first === undefined || !/^\d+$/.test(call)) return [-1, -1];
-  return [Number(call), Number.parseInt(first, 16)];
 }
