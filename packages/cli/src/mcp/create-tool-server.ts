@@ -6,7 +6,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
-  UnknownToolError,
   type AnyToolDef,
   type LoopRegistry,
   type MediaStore,
@@ -31,6 +30,7 @@ import { MAX_STDIO_FRAME_BYTES } from './stdio-frame-transport.js';
 import { startProgressHeartbeat } from './progress-heartbeat.js';
 import { toCallToolResult } from './to-call-tool-result.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from './to-media-content.js';
+import { refuseUnexposedTool } from './refuse-unexposed-tool.js';
 import { toToolErrorResult } from './to-tool-error-result.js';
 import { toolAnnotations } from './tool-annotations.js';
 
@@ -135,7 +135,7 @@ export function createToolServer(
         return BUSY_RESULT;
       }
       try {
-        if (!exposed.has(name)) throw new UnknownToolError(name, [...exposed.keys()]);
+        if (!exposed.has(name)) throw refuseUnexposedTool(registry, name, [...exposed.keys()]);
         const base = createContext(name, extra.signal);
         const prompter = choosePrompter(
           options.approvalBroker,
