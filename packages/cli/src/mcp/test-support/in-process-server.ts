@@ -1,7 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import {
+  createToolRegistry,
+  type ToolDispatchContext,
+  type ToolResultLimits,
+} from '@toolhost/core';
 import { createNodeToolHost } from '@toolhost/node';
 import type { ApprovalMode } from '../../config/config-schema.js';
 import { LOCAL_TOOLS } from '../../session/local-tools.js';
@@ -17,6 +21,8 @@ export interface InProcessServerOptions {
   readonly elicit?: (message: string) => ElicitResult;
   readonly allowedCommands?: readonly string[];
   readonly maxMediaBytes?: number;
+  /** The model-facing ceilings (default: the spec's). */
+  readonly limits?: ToolResultLimits;
 }
 
 /** A real Node host + registry as `ToolServerOptions`; `close` tears the host down. */
@@ -40,6 +46,7 @@ export async function createTestServerOptions(
         fsScope: 'sandboxed',
         gateApproved: false,
         mediaScope: `workspace:${options.root}`,
+        ...(options.limits === undefined ? {} : { limits: options.limits }),
       }),
       mode: options.mode,
       paths: { root: options.root, stateDir: options.stateDir },
