@@ -3,8 +3,11 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ToolPolicyError } from '@toolhost/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFailure } from './commands/describe-failure.js';
 import { connectServe, type ServeClient } from './mcp/test-support/serve-client.js';
+import { errorMeta, textOf } from './mcp/test-support/tool-result-parts.js';
 
 // The node package's fixture server (paths are data here, not an import of its code).
 const FIXTURE_MCP_SERVER = path.resolve(
@@ -86,13 +89,30 @@ describe('toolhost serve over stdio', () => {
       expect(JSON.stringify(result.content)).toContain('scope_escape');
     });
 
-    it('answers a tool outside the grant as unknown, listing what exists', async () => {
-      const attempt = serve.client.callTool({
+    it('refuses a registered tool outside the grant as not_granted, with the CLI hint', async () => {
+      const result = await serve.client.callTool({
         name: 'run_command',
-        arguments: { command: 'id' },
+        arguments: { command: 'printf', args: ['raw-arg-sentinel', path.join(root, 'hello.txt')] },
       });
 
-      // An unknown tool is a protocol error (JSON-RPC -32602), per MCP 2025-11-25.
+      // The hint is the one `toolhost call` prints, taken from the same function.
+      const cliHint = describeFailure(new ToolPolicyError('run_command', 'not_granted')).hint;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(`tool run_command denied: not_granted\nhint: ${cliHint}`);
+      expect(errorMeta(result)).toEqual({
+        code: 'tool_denied',
+        reason: 'not_granted',
+        classification: 'fatal',
+      });
+      // Neither the argument values nor a host path reach the answer.
+      expect(JSON.stringify(result)).not.toMatch(
+        /printf|raw-arg-sentinel|hello\.txt|toolhost-serve-/,
+      );
+    });
+
+    it('answers a name no tool has as unknown (JSON-RPC -32602), listing what is served', async () => {
+      const attempt = serve.client.callTool({ name: 'no_such_tool', arguments: {} });
+
       await expect(attempt).rejects.toThrow(
         'available tools: list_directory, read_file, write_file',
       );
@@ -233,7 +253,12 @@ describe('toolhost serve over stdio', () => {
     const { tools } = await serve.client.listTools();
     await serve.close();
 
-    expect(tools.map((tool) => tool.name)).toEqual(['git_status', 'list_directory', 'read_file']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'git_status',
+      'list_directory',
+      'read_file',
+      'search_files',
+    ]);
     await expect.poll(() => pid !== null && isAlive(pid), { timeout: 5_000 }).toBe(false);
   });
 });

@@ -22,7 +22,7 @@ describe('toolhost tools / doctor / serve', () => {
       .trim()
       .split('\n')
       .map((line) => line.split(/\s+/)[0]);
-    expect(ids).toEqual(['git_status', 'list_directory', 'read_file']);
+    expect(ids).toEqual(['git_status', 'list_directory', 'read_file', 'search_files']);
   });
 
   it.each([
@@ -220,6 +220,7 @@ describe('toolhost serve', () => {
       'git_status',
       'list_directory',
       'read_file',
+      'search_files',
     ]);
   });
 

@@ -4,6 +4,7 @@ export type {
   JsonSchema,
   PolicyTarget,
   ToolDef,
+  ToolEffect,
   ToolId,
   ToolPolicyClass,
 } from './tool-def.js';

@@ -47,6 +47,19 @@ export interface PolicyTargetEdit {
   readonly replaceAll?: boolean;
 }
 
+/**
+ * What a tool's calls do to what already exists, as a client is told before calling (MCP tool
+ * annotations). A hint only, never a guardrail: the flags of `ToolPolicyClass` govern.
+ */
+export interface ToolEffect {
+  /** No call changes anything outside itself (a read; a search sends a query and changes nothing). */
+  readonly readOnly: boolean;
+  /** Some call may overwrite or delete what exists; false: calls only read or add. */
+  readonly destructive: boolean;
+  /** Every call repeated with the same arguments has no further effect. */
+  readonly idempotent: boolean;
+}
+
 /** The guardrail and capability classification of a tool. */
 export interface ToolPolicyClass {
   /** Needs the FS scope tier: `read_file`, `write_file`, `list_directory`. */
@@ -74,6 +87,12 @@ export interface ToolPolicyClass {
    * Any other value, or one that cannot be read, leaves the call governed as the flags say.
    */
   readonly readOnlyWhen?: string;
+  /**
+   * The tool's own account of its effect, for hints only. Absent (a plugin or MCP tool that
+   * says nothing): unknown, and a surface assumes the worst (may change and destroy, not
+   * idempotent, reaches the outside world).
+   */
+  readonly effect?: ToolEffect;
 }
 
 /** A registered tool: identity, executable validator, classification and a pure dispatcher. */

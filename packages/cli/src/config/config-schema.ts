@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_GRANT } from './default-grant.js';
 
 /** Approval modes: `ask` and `plan` refuse governed actions, `accept-edits` prompts, `auto` approves. */
 export const APPROVAL_MODES = ['ask', 'plan', 'accept-edits', 'auto'] as const;
@@ -132,9 +133,7 @@ export const toolhostConfigSchema = z
     tools: z
       .array(toolId)
       .optional()
-      .describe(
-        'The grant: tool ids a call may use. Default: read_file, list_directory, git_status.',
-      ),
+      .describe(`The grant: tool ids a call may use. Default: ${DEFAULT_GRANT.join(', ')}.`),
     fsScope: z.enum(FS_SCOPES).optional().describe('Filesystem tier. Default: sandboxed.'),
     extraRoots: z
       .array(nonEmpty)

@@ -18,14 +18,10 @@ import {
   type McpServerConfig,
   type ToolhostConfig,
 } from './config-schema.js';
+import { DEFAULT_GRANT } from './default-grant.js';
 import { CONFIG_FILE_NAME, type LoadedConfig } from './load-config.js';
 
-/** Tools granted when neither the config nor `--tools` names any: the read-only ones. */
-export const DEFAULT_GRANT: readonly string[] = Object.freeze([
-  'git_status',
-  'list_directory',
-  'read_file',
-]);
+export { DEFAULT_GRANT } from './default-grant.js';
 
 /** The command-line overrides; a list flag replaces the file's list, it never merges. */
 export interface SettingsFlags {

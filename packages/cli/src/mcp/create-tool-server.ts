@@ -6,7 +6,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
-  UnknownToolError,
   type AnyToolDef,
   type LoopRegistry,
   type MediaStore,
@@ -31,8 +30,11 @@ import { MAX_STDIO_FRAME_BYTES } from './stdio-frame-transport.js';
 import { startProgressHeartbeat } from './progress-heartbeat.js';
 import { toCallToolResult } from './to-call-tool-result.js';
 import { DEFAULT_MAX_MEDIA_BYTES } from './to-media-content.js';
+import { refuseUnexposedTool } from './refuse-unexposed-tool.js';
 import { toToolErrorResult } from './to-tool-error-result.js';
 import { toolAnnotations } from './tool-annotations.js';
+import { toolOutputSchema } from './tool-output-schemas.js';
+import { withStructuredContent } from './to-structured-content.js';
 
 /** Everything one served MCP session needs; the transport is chosen by `startMcpServer`. */
 export interface ToolServerOptions {
@@ -135,7 +137,8 @@ export function createToolServer(
         return BUSY_RESULT;
       }
       try {
-        if (!exposed.has(name)) throw new UnknownToolError(name, [...exposed.keys()]);
+        const tool = exposed.get(name);
+        if (tool === undefined) throw refuseUnexposedTool(registry, name, [...exposed.keys()]);
         const base = createContext(name, extra.signal);
         const prompter = choosePrompter(
           options.approvalBroker,
@@ -167,12 +170,13 @@ export function createToolServer(
           { id: String(extra.requestId), name, args: request.params.arguments ?? {} },
           context,
         );
-        return await toCallToolResult(outcome, {
+        const result = await toCallToolResult(outcome, {
           maxBytes: maxMediaBytes,
           signal: extra.signal,
           ...(options.media === undefined ? {} : { store: options.media }),
           ...(base.mediaScope === undefined ? {} : { scope: base.mediaScope }),
         });
+        return withStructuredContent(result, tool, outcome);
       } catch (error) {
         return toToolErrorResult(error);
       } finally {
@@ -198,10 +202,12 @@ function choosePrompter(
 }
 
 function toMcpTool(tool: AnyToolDef, maxFrameBytes: number): Tool {
-  return {
+  const listed: Tool = {
     name: tool.id,
     description: tool.description,
     inputSchema: fitSchemaToFrame({ ...tool.llmVisibleParams, type: 'object' }, maxFrameBytes),
     annotations: toolAnnotations(tool),
   };
+  const outputSchema = toolOutputSchema(tool);
+  return outputSchema === undefined ? listed : { ...listed, outputSchema };
 }

@@ -40,8 +40,8 @@ export class JsonRpcError extends Error {
  * A failed `tools/call` as MCP 2025-11-25 (SEP-1303) asks: a denial, invalid arguments or a host
  * failure is a tool execution error (`isError`, the secret-free message and the CLI's hint, and
  * `{ code, reason, classification }` as `structuredContent` and under `_meta`). Only a protocol
- * problem, an unknown tool, is thrown: JSON-RPC -32602. Served tools declare no `outputSchema`,
- * so the error's `structuredContent` conflicts with none.
+ * problem, an unknown tool, is thrown: JSON-RPC -32602. The SDK's client validates an error's
+ * `structuredContent` too, so every listed `outputSchema` admits this shape (`toolOutputSchema`).
  */
 export function toToolErrorResult(error: unknown): CallToolResult {
   if (error instanceof UnknownToolError) {

@@ -1,25 +1,64 @@
-import { BUILTIN_TOOLS } from '@toolhost/core';
+import { defineTool } from '@toolhost/core';
 import { describe, expect, it } from 'vitest';
-import { toolAnnotations } from './tool-annotations.js';
+import { z } from 'zod';
+import { LOCAL_TOOLS } from '../session/local-tools.js';
+import { toolAnnotations, UNKNOWN_EFFECT_ANNOTATIONS } from './tool-annotations.js';
 
-const byId = new Map(BUILTIN_TOOLS.map((tool) => [tool.id, tool] as const));
+const plugin = (policy: Parameters<typeof defineTool>[0]['policy']) =>
+  defineTool({
+    id: 'plugin_x_tool',
+    description: 'A plugin tool.',
+    args: z.strictObject({}),
+    policy,
+    dispatch: () => Promise.resolve('ok'),
+  });
 
 describe('toolAnnotations', () => {
-  it.each([
-    ['read_file', { readOnlyHint: true, destructiveHint: false, openWorldHint: false }],
-    ['list_directory', { readOnlyHint: true, destructiveHint: false, openWorldHint: false }],
-    ['git_status', { readOnlyHint: true, destructiveHint: false, openWorldHint: false }],
-    ['write_file', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }],
-    ['run_command', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }],
-    ['git_commit', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }],
-    ['http_request', { readOnlyHint: false, destructiveHint: true, openWorldHint: true }],
-    ['web_search', { readOnlyHint: true, destructiveHint: false, openWorldHint: true }],
-    ['mcp_call', { readOnlyHint: false, destructiveHint: true, openWorldHint: true }],
-    ['notify', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }],
-  ])('hints %s from its policy class', (id, expected) => {
-    const tool = byId.get(id);
-    if (tool === undefined) throw new Error(`no built-in ${id}`);
+  it('gives every local tool hints of its own: its effect, or the worst case when it has none', () => {
+    const withoutEffect = LOCAL_TOOLS.filter((tool) => tool.policy.effect === undefined);
 
-    expect(toolAnnotations(tool)).toEqual(expected);
+    expect(withoutEffect.map((tool) => tool.id)).toEqual(['invoke_agent', 'mcp_call']);
+    for (const tool of withoutEffect) {
+      expect(toolAnnotations(tool)).toEqual(UNKNOWN_EFFECT_ANNOTATIONS);
+    }
+  });
+
+  it('assumes the worst of a plugin tool that gives no effect', () => {
+    const tool = plugin({ fsScoped: false, spawnsProcess: false, requiresGateApproval: false });
+
+    expect(toolAnnotations(tool)).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+  });
+
+  it("takes a plugin tool's own effect", () => {
+    const tool = plugin({
+      fsScoped: false,
+      spawnsProcess: false,
+      requiresGateApproval: false,
+      effect: { readOnly: true, destructive: false, idempotent: true },
+    });
+
+    expect(toolAnnotations(tool)).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+  });
+
+  it('never believes a read-only claim of a tool whose flags say it writes', () => {
+    const tool = plugin({
+      fsScoped: true,
+      fsWrite: true,
+      spawnsProcess: false,
+      requiresGateApproval: false,
+      effect: { readOnly: true, destructive: false, idempotent: true },
+    });
+
+    expect(toolAnnotations(tool)).toEqual(UNKNOWN_EFFECT_ANNOTATIONS);
   });
 });

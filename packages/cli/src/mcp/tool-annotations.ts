@@ -1,23 +1,47 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyToolDef } from '@toolhost/core';
 
-/** MCP tool hints derived from the policy class, so a client's own prompt matches our gate. */
+/**
+ * What a client is told of a tool that gives no account of its effect (a plugin or MCP-proxied
+ * tool, `mcp_call`, `invoke_agent`): MCP's own defaults, the worst case, said explicitly.
+ */
+export const UNKNOWN_EFFECT_ANNOTATIONS: ToolAnnotations = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+});
+
+/**
+ * MCP tool hints from the tool's own `policy.effect`, so a client's prompt matches what the tool
+ * does; `openWorldHint` from its egress class. A declaration never outranks the guardrail flags:
+ * one that calls a writing, command-running or http/MCP-sending tool read-only is not believed.
+ */
 export function toolAnnotations(tool: AnyToolDef): ToolAnnotations {
   const { policy } = tool;
-  // A process tool changes things when the model picks the command or a human gate guards it;
-  // `git_status` (fixed read-only subcommands, no target) does not — the approval gate's rule.
-  const runsChosenCommand =
-    policy.spawnsProcess && (tool.policyTarget !== undefined || policy.requiresGateApproval);
-  // A web search sends a query but changes nothing; http and MCP calls may change anything.
-  const sideEffects =
-    policy.fsWrite === true ||
-    runsChosenCommand ||
-    policy.os === true ||
-    policy.egress === 'http' ||
-    policy.egress === 'mcp';
+  const { effect } = policy;
+  if (effect === undefined || (effect.readOnly && changesByFlags(tool))) {
+    return { ...UNKNOWN_EFFECT_ANNOTATIONS };
+  }
   return {
-    readOnlyHint: !sideEffects,
-    destructiveHint: sideEffects,
+    readOnlyHint: effect.readOnly,
+    // The spec reads these two only when readOnlyHint is false; a read is neither.
+    destructiveHint: !effect.readOnly && effect.destructive,
+    idempotentHint: effect.readOnly || effect.idempotent,
     openWorldHint: policy.egress !== undefined,
   };
+}
+
+// The approval gate's own view of a change: a write, a model-chosen (or gated) command, or a
+// request that may change the far side. `git_status` runs fixed read-only subcommands.
+function changesByFlags(tool: AnyToolDef): boolean {
+  const { policy } = tool;
+  const runsChosenCommand =
+    policy.spawnsProcess && (tool.policyTarget !== undefined || policy.requiresGateApproval);
+  return (
+    policy.fsWrite === true ||
+    runsChosenCommand ||
+    policy.egress === 'http' ||
+    policy.egress === 'mcp'
+  );
 }

@@ -15,7 +15,14 @@ export const createDirectoryTool = defineTool({
   args: z.strictObject({
     path: pathString('Directory path relative to the workspace root.'),
   }),
-  policy: { fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false },
+  policy: {
+    fsScoped: true,
+    fsWrite: true,
+    spawnsProcess: false,
+    requiresGateApproval: false,
+    // Only adds: an existing directory is kept as it is, so a repeat changes nothing.
+    effect: { readOnly: false, destructive: false, idempotent: true },
+  },
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
     const fs = requireArmBeforeEffect(ID, host.fs, 'fs');

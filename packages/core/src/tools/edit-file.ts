@@ -50,6 +50,8 @@ export const editFileTool = defineTool({
     spawnsProcess: false,
     requiresGateApproval: false,
     readOnlyWhen: 'dryRun',
+    // Rewrites lines in place; a repeat applies the edits again (or fails to find them).
+    effect: { readOnly: false, destructive: true, idempotent: false },
   },
   // The approver sees the edits as sent: consent never waits on a read of the file.
   policyTarget: (args) => ({ path: args.path, edits: args.edits.map((one) => dropUndefined(one)) }),

@@ -115,6 +115,7 @@ describe('git_commit', () => {
       fsScoped: false,
       spawnsProcess: true,
       requiresGateApproval: true,
+      effect: { readOnly: false, destructive: false, idempotent: false },
     });
     expect(gitCommitTool.policyTarget).toBeUndefined();
     expect(approvalActionClass(gitCommitTool)).toBeUndefined();

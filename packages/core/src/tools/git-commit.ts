@@ -32,7 +32,14 @@ export const gitCommitTool = markCommandPinned(
         .optional()
         .describe('Pathspecs to commit; none may start with "-".'),
     }),
-    policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: true },
+    policy: {
+      fsScoped: false,
+      spawnsProcess: true,
+      requiresGateApproval: true,
+      // A commit adds history and never touches the working tree (no hooks run); a repeat
+      // commits again or fails on nothing to commit.
+      effect: { readOnly: false, destructive: false, idempotent: false },
+    },
     async dispatch(args, host, ctx) {
       // The registry refuses first; this keeps the floor if the def is ever dispatched directly.
       if (!ctx.gateApproved) throw refusedBeforeEffect(new ToolPolicyError(ID, 'gate_required'));

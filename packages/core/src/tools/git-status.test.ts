@@ -95,6 +95,7 @@ describe('git_status', () => {
       spawnsProcess: true,
       requiresGateApproval: false,
       journal: 'none',
+      effect: { readOnly: true, destructive: false, idempotent: true },
     });
     expect(gitStatusTool.policyTarget).toBeUndefined();
     expect(approvalActionClass(gitStatusTool)).toBeUndefined();

@@ -6,6 +6,7 @@ import { MAX_ARGUMENTS, MAX_COMMAND_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 import { GIT_NO_REPO_PROGRAMS } from './git-no-repo-programs.js';
 import { toProcessOutcome } from './process-outcome.js';
+import { READ_ONLY_EFFECT } from './tool-effects.js';
 
 const ID = 'git_status';
 
@@ -36,7 +37,14 @@ export const gitStatusTool = markCommandPinned(
     configOnlyParams: ['args'],
     // No policy target: the command is fixed to git's read-only subcommands (pre-approved).
     // Not journaled: it spawns, but a read-only inspection is safe to repeat on a replay.
-    policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: false, journal: 'none' },
+    policy: {
+      fsScoped: false,
+      spawnsProcess: true,
+      requiresGateApproval: false,
+      journal: 'none',
+      // Fixed read-only subcommands with --no-optional-locks: not even the index is refreshed.
+      effect: READ_ONLY_EFFECT,
+    },
     async dispatch(args, host, ctx) {
       const processArm = requireArmBeforeEffect(ID, host.process, 'process');
       const result = await processArm.spawn(

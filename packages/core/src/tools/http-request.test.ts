@@ -110,6 +110,7 @@ describe('http_request', () => {
       spawnsProcess: false,
       egress: 'http',
       requiresGateApproval: false,
+      effect: { readOnly: false, destructive: true, idempotent: false },
     });
     expect(httpRequestTool.policyTarget?.({ url: 'https://a/', method: 'GET' })).toEqual({
       url: 'https://a/',

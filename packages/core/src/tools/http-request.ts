@@ -37,7 +37,14 @@ export const httpRequestTool = defineTool({
       .describe('Request headers by name.'),
     body: z.string().max(MAX_CONTENT_LENGTH).optional().describe('Request body text.'),
   }),
-  policy: { fsScoped: false, spawnsProcess: false, egress: 'http', requiresGateApproval: false },
+  policy: {
+    fsScoped: false,
+    spawnsProcess: false,
+    egress: 'http',
+    requiresGateApproval: false,
+    // PUT, POST and DELETE may change or remove anything the host serves.
+    effect: { readOnly: false, destructive: true, idempotent: false },
+  },
   policyTarget: (args) => ({ url: args.url }),
   async dispatch(args, host, ctx) {
     const egress = requireArmBeforeEffect(ID, host.egress, 'egress');

@@ -20,6 +20,7 @@ export const invokeAgentTool = defineTool({
       .optional()
       .describe('The task or message for the agent.'),
   }),
+  // No `effect`: the invoked agent's own tools decide what a call does (assume the worst).
   policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
   async dispatch(args, _host, ctx) {
     // The delegate owns depth limits; without one there is nothing to invoke.

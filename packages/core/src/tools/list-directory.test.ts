@@ -118,6 +118,7 @@ describe('list_directory', () => {
       fsScoped: true,
       spawnsProcess: false,
       requiresGateApproval: false,
+      effect: { readOnly: true, destructive: false, idempotent: true },
     });
     expect(listDirectoryTool.policyTarget?.({ path: 'x' })).toEqual({ path: 'x' });
     expect(approvalActionClass(listDirectoryTool)).toBeUndefined();

@@ -6,6 +6,7 @@ import { withModelView } from '../with-model-view.js';
 import { MAX_PATH_LENGTH, pathString } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 import { listingModelText } from './list-directory-text.js';
+import { READ_ONLY_EFFECT } from './tool-effects.js';
 
 const ID = 'list_directory';
 /** Longest cursor accepted: one names a position by an entry path, so a path's bound and some. */
@@ -39,7 +40,13 @@ export const listDirectoryTool = defineTool({
         "The cursor a cut listing returned: continues after its last entry, from the first page's snapshot.",
       ),
   }),
-  policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
+  policy: {
+    fsScoped: true,
+    spawnsProcess: false,
+    requiresGateApproval: false,
+    // A cursor's snapshot is the host's cache, not a change a client could see.
+    effect: READ_ONLY_EFFECT,
+  },
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
     const fs = requireArmBeforeEffect(ID, host.fs, 'fs');

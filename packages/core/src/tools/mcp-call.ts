@@ -22,6 +22,7 @@ export const mcpCallTool = defineTool({
       .describe('Arguments object for the MCP tool.'),
   }),
   // No URL target: the server's URL is configured, and the MCP transport runs the SSRF floor.
+  // No `effect`: the remote tool decides what a call does, so a client assumes the worst.
   policy: { fsScoped: false, spawnsProcess: false, egress: 'mcp', requiresGateApproval: false },
   // Names only, for the approver: the arguments are model data and may carry anything.
   policyTarget: (args) => ({ server: args.server, tool: args.tool }),

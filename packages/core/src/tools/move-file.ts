@@ -21,7 +21,14 @@ export const moveFileTool = defineTool({
       .optional()
       .describe('Replace an existing file (or empty directory) at the destination.'),
   }),
-  policy: { fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false },
+  policy: {
+    fsScoped: true,
+    fsWrite: true,
+    spawnsProcess: false,
+    requiresGateApproval: false,
+    // `overwrite` replaces the destination; a repeat finds the source gone.
+    effect: { readOnly: false, destructive: true, idempotent: false },
+  },
   // Both ends are writes: the approver sees where the entry comes from and where it goes.
   policyTarget: (args) => ({ path: args.source, destination: args.destination }),
   async dispatch(args, host, ctx) {

@@ -18,7 +18,14 @@ export const notifyTool = defineTool({
     title: z.string().min(1).max(MAX_NOTIFY_TITLE_LENGTH).describe('Notification title.'),
     body: z.string().max(MAX_NOTIFY_BODY_LENGTH).describe('Notification text.'),
   }),
-  policy: { fsScoped: false, spawnsProcess: false, os: true, requiresGateApproval: false },
+  policy: {
+    fsScoped: false,
+    spawnsProcess: false,
+    os: true,
+    requiresGateApproval: false,
+    // Adds a notification, replaces nothing; a repeat shows another one.
+    effect: { readOnly: false, destructive: false, idempotent: false },
+  },
   async dispatch(args, host, ctx) {
     const os = requireArmBeforeEffect(ID, host.os, 'os');
     return os.notify({ title: args.title, body: args.body }, ctx.signal);

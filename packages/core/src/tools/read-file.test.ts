@@ -139,6 +139,7 @@ describe('read_file', () => {
       fsScoped: true,
       spawnsProcess: false,
       requiresGateApproval: false,
+      effect: { readOnly: true, destructive: false, idempotent: true },
     });
     expect(readFileTool.policyTarget?.({ path: 'a/b' })).toEqual({ path: 'a/b' });
     expect(approvalActionClass(readFileTool)).toBeUndefined();

@@ -5,6 +5,7 @@ import { defineTool } from '../define-tool.js';
 import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { withMedia } from '../with-media.js';
 import { pathString } from './arg-bounds.js';
+import { READ_ONLY_EFFECT } from './tool-effects.js';
 
 const ID = 'read_file';
 
@@ -20,7 +21,12 @@ export const readFileTool = defineTool({
     offset: z.int().min(0).optional().describe('0-based index of the first line to return.'),
     limit: z.int().min(1).optional().describe('Maximum number of lines to return.'),
   }),
-  policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
+  policy: {
+    fsScoped: true,
+    spawnsProcess: false,
+    requiresGateApproval: false,
+    effect: READ_ONLY_EFFECT,
+  },
   policyTarget: (args) => ({ path: args.path }),
   async dispatch(args, host, ctx) {
     const fs = requireArmBeforeEffect(ID, host.fs, 'fs');

@@ -170,6 +170,7 @@ describe('read_media', () => {
       fsScoped: false,
       spawnsProcess: false,
       requiresGateApproval: false,
+      effect: { readOnly: true, destructive: false, idempotent: true },
     });
     expect(approvalActionClass(readMediaTool)).toBeUndefined();
   });

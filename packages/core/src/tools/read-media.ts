@@ -4,6 +4,7 @@ import { requireArmBeforeEffect } from '../dispatch/require-arm.js';
 import { ToolArgsInvalidError, ToolExecutionError, ToolPolicyError } from '../errors.js';
 import type { DurableMediaPart, MediaInfo } from '../tool-host.js';
 import { withMedia } from '../with-media.js';
+import { READ_ONLY_EFFECT } from './tool-effects.js';
 
 const ID = 'read_media';
 
@@ -28,7 +29,12 @@ export const readMediaTool = defineTool({
       .optional()
       .describe('Last byte to read (inclusive, default the last byte).'),
   }),
-  policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+  policy: {
+    fsScoped: false,
+    spawnsProcess: false,
+    requiresGateApproval: false,
+    effect: READ_ONLY_EFFECT,
+  },
   async dispatch(args, host, ctx) {
     const media = requireArmBeforeEffect(ID, host.media, 'media');
     const scope = ctx.mediaScope;

@@ -122,6 +122,7 @@ describe('run_command', () => {
       fsScoped: false,
       spawnsProcess: true,
       requiresGateApproval: false,
+      effect: { readOnly: false, destructive: true, idempotent: false },
     });
     expect(approvalActionClass(runCommandTool)).toBe('process');
   });

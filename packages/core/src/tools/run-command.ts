@@ -49,7 +49,13 @@ export const runCommandTool = defineTool({
   // The working directory, budget and environment are the author's: a model choosing them could
   // escape the allowlist's intent (run in another tree, lift the timeout, set LD_PRELOAD).
   configOnlyParams: ['cwd', 'timeoutMs', 'env'],
-  policy: { fsScoped: false, spawnsProcess: true, requiresGateApproval: false },
+  policy: {
+    fsScoped: false,
+    spawnsProcess: true,
+    requiresGateApproval: false,
+    // The model picks the program: it may change or delete anything the sandbox lets it.
+    effect: { readOnly: false, destructive: true, idempotent: false },
+  },
   policyTarget: (args) => {
     const argv = [args.command, ...(args.args ?? [])];
     return { command: argv.join(' '), argv };

@@ -168,6 +168,7 @@ describe('search_files', () => {
       fsScoped: true,
       spawnsProcess: false,
       requiresGateApproval: false,
+      effect: { readOnly: true, destructive: false, idempotent: true },
     });
     expect(searchFilesTool.policyTarget?.({ pattern: 'x', path: 'src' })).toEqual({ path: 'src' });
     expect(searchFilesTool.policyTarget?.({ pattern: 'x' })).toEqual({ path: '.' });

@@ -7,6 +7,7 @@ import { withModelView } from '../with-model-view.js';
 import { MAX_PATH_LENGTH, pathString } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 import { searchModelText } from './search-files-text.js';
+import { READ_ONLY_EFFECT } from './tool-effects.js';
 
 const ID = 'search_files';
 /** Longest pattern accepted: a search term, not a document. */
@@ -55,7 +56,12 @@ export const searchFilesTool = defineTool({
       .describe('The most matching lines to return (default 100).'),
   }),
   // A read: not governed, never journaled (the flags say read, and journal stays absent).
-  policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
+  policy: {
+    fsScoped: true,
+    spawnsProcess: false,
+    requiresGateApproval: false,
+    effect: READ_ONLY_EFFECT,
+  },
   policyTarget: (args) => ({ path: args.path ?? '.' }),
   async dispatch(args, host, ctx) {
     const fs = requireArmBeforeEffect(ID, host.fs, 'fs');

@@ -163,6 +163,7 @@ describe('web_search', () => {
       spawnsProcess: false,
       egress: 'search',
       requiresGateApproval: false,
+      effect: { readOnly: true, destructive: false, idempotent: true },
     });
     const target = webSearchTool.policyTarget?.({
       query: 'q',

@@ -7,6 +7,7 @@ import { MAX_NAME_LENGTH, MAX_URL_LENGTH } from './arg-bounds.js';
 import { dropUndefined } from './drop-undefined.js';
 import { normalizeSearchResponse, type SearchResult } from './web-search-normalize.js';
 import { appendSearchParams, isHttpsUrl } from './web-search-url.js';
+import { READ_ONLY_EFFECT } from './tool-effects.js';
 
 const ID = 'web_search';
 
@@ -46,7 +47,14 @@ export const webSearchTool = defineTool({
   }),
   configOnlyParams: ['endpoint', 'credentialRef', 'provider', 'credentialHeader'],
   // No URL target: the endpoint is config-pinned, not model-chosen (egress `search` policy).
-  policy: { fsScoped: false, spawnsProcess: false, egress: 'search', requiresGateApproval: false },
+  policy: {
+    fsScoped: false,
+    spawnsProcess: false,
+    egress: 'search',
+    requiresGateApproval: false,
+    // A query is sent, nothing is changed; the results may differ, the world does not.
+    effect: READ_ONLY_EFFECT,
+  },
   // Its host only, for the approver: the path and query (where a provider key can sit) stay out.
   policyTarget: (args) => {
     const host = parseUrl(args.endpoint)?.hostname;

@@ -19,7 +19,14 @@ export const writeFileTool = defineTool({
     append: z.boolean().optional().describe('Append to the file instead of replacing it.'),
     createDirs: z.boolean().optional().describe('Create missing parent directories.'),
   }),
-  policy: { fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false },
+  policy: {
+    fsScoped: true,
+    fsWrite: true,
+    spawnsProcess: false,
+    requiresGateApproval: false,
+    // Replacing overwrites what was there; a replace repeats harmlessly, an `append` does not.
+    effect: { readOnly: false, destructive: true, idempotent: false },
+  },
   // The text rides along so the approver sees what is written, not just where (scrubbed, capped).
   policyTarget: (args) => ({
     path: args.path,

@@ -1,9 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { BUILTIN_TOOLS, createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import {
+  createToolRegistry,
+  type ToolDispatchContext,
+  type ToolResultLimits,
+} from '@toolhost/core';
 import { createNodeToolHost } from '@toolhost/node';
 import type { ApprovalMode } from '../../config/config-schema.js';
+import { LOCAL_TOOLS } from '../../session/local-tools.js';
 import { createToolServer, type ToolServerOptions } from '../create-tool-server.js';
 
 /** What `connectInProcess` builds over a root. */
@@ -16,6 +21,8 @@ export interface InProcessServerOptions {
   readonly elicit?: (message: string) => ElicitResult;
   readonly allowedCommands?: readonly string[];
   readonly maxMediaBytes?: number;
+  /** The model-facing ceilings (default: the spec's). */
+  readonly limits?: ToolResultLimits;
 }
 
 /** A real Node host + registry as `ToolServerOptions`; `close` tears the host down. */
@@ -23,12 +30,14 @@ export async function createTestServerOptions(
   options: InProcessServerOptions,
 ): Promise<{ serverOptions: ToolServerOptions; close(): Promise<void> }> {
   const handle = await createNodeToolHost({ root: options.root, stateDir: options.stateDir });
-  const registry = createToolRegistry({ tools: BUILTIN_TOOLS, host: handle.host });
+  // Every local tool `toolhost serve` registers: the spec's 13 and the workspace tools.
+  const tools = LOCAL_TOOLS;
+  const registry = createToolRegistry({ tools, host: handle.host });
   const granted = new Set(options.grant);
   return {
     serverOptions: {
       registry,
-      tools: BUILTIN_TOOLS.filter((tool) => granted.has(tool.id)),
+      tools: tools.filter((tool) => granted.has(tool.id)),
       createContext: (): ToolDispatchContext => ({
         nodeId: 'test',
         grantedToolIds: granted,
@@ -37,6 +46,7 @@ export async function createTestServerOptions(
         fsScope: 'sandboxed',
         gateApproved: false,
         mediaScope: `workspace:${options.root}`,
+        ...(options.limits === undefined ? {} : { limits: options.limits }),
       }),
       mode: options.mode,
       paths: { root: options.root, stateDir: options.stateDir },
