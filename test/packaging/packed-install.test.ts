@@ -118,7 +118,8 @@ describe('the packed packages, installed into fresh projects', { timeout: 600_00
     expect(await readdir(path.join(project, 'node_modules', '@toolhost'))).toEqual(NODE_SET);
     await writeFile(
       path.join(project, 'check.mjs'),
-      `import { BUILTIN_TOOLS, createToolRegistry, unwrapUntrusted } from '@toolhost/core';
+      `import { readFileSync } from 'node:fs';
+import { BUILTIN_TOOLS, createToolRegistry, unwrapUntrusted } from '@toolhost/core';
 import { createNodeToolHost } from '@toolhost/node';
 const stateDir = new URL('./state', import.meta.url).pathname;
 const { host, close } = await createNodeToolHost({ root: process.cwd(), stateDir });
@@ -127,7 +128,8 @@ const outcome = await registry.dispatch(
   { id: '1', name: 'read_file', args: { path: 'package.json' } },
   { nodeId: 'n', grantedToolIds: new Set(['read_file']), config: {}, toolPolicy: {}, fsScope: 'sandboxed', gateApproved: false },
 );
-console.log(JSON.stringify(unwrapUntrusted(outcome.toolResult).result).includes('node-only') ? 'read ok' : 'read wrong');
+const { content } = unwrapUntrusted(outcome.toolResult).result;
+console.log(content === readFileSync('package.json', 'utf8') ? 'read ok' : 'read wrong');
 await close();
 try {
   await createNodeToolHost({ root: process.cwd(), stateDir, mcp: { servers: { x: { transport: 'stdio', command: 'true' } } } });

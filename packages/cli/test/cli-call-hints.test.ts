@@ -30,7 +30,7 @@ describe('toolhost call: hints for the person at the terminal', () => {
     const outcome = JSON.parse(run.stdout);
     expect(outcome.ok).toBe(false);
     expect(outcome.error.message).toBe(
-      'unknown tool "raed_file"; available tools: git_status, list_directory, read_file',
+      'unknown tool "raed_file"; available tools: git_status, list_directory, read_file, search_files',
     );
     expect(outcome.error.hint).toContain('did you mean read_file?');
   });

@@ -157,7 +157,9 @@ describe('toolhost: a workspace config runs only once approved', () => {
     );
     expect(doctor.stdout).toContain('approve it: toolhost config approve');
     // The planted grant and sandbox are not in force: the defaults are.
-    expect(doctor.stdout).toContain('grant: ["git_status","list_directory","read_file"]');
+    expect(doctor.stdout).toContain(
+      'grant: ["git_status","list_directory","read_file","search_files"]',
+    );
     expect(doctor.stdout).toContain('granted tools:');
     expect(doctor.stdout).not.toContain('mcp_evil_echo');
     expect(JSON.parse(json.stdout)).toMatchObject({
