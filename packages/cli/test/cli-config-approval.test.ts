@@ -167,7 +167,10 @@ describe('toolhost: a workspace config runs only once approved', () => {
       configApproval: 'not approved',
       configApplied: false,
       configApproveWith: expect.stringContaining('toolhost config approve'),
-      policy: { grant: ['git_status', 'list_directory', 'read_file'], mcpServers: [] },
+      policy: {
+        grant: ['git_status', 'list_directory', 'read_file', 'search_files'],
+        mcpServers: [],
+      },
     });
     expect(existsSync(marker)).toBe(false);
   });
