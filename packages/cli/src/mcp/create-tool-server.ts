@@ -8,11 +8,11 @@ import {
 import {
   UnknownToolError,
   type AnyToolDef,
-  type LoopRegistry,
-  type MediaStore,
   type ToolDispatchContext,
   type ToolId,
 } from '@toolhost/core';
+import type { MediaStore } from '@toolhost/core/host';
+import type { LoopRegistry } from '@toolhost/core/loop';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import type { ApprovalMode } from '../config/config-schema.js';
