@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
@@ -32,28 +33,37 @@ const workspacePackages = [
   'otel',
 ];
 
+interface ManifestExports {
+  readonly exports: Record<string, string | { readonly source?: string }>;
+}
+
+// Every entry a workspace package exports with a `source` condition (`@toolhost/core`,
+// `@toolhost/core/lowering`, `@toolhost/node/host`, `@toolhost/otel/otlp` …), read from its
+// package.json so a new subpath needs no line here.
+function sourceAliases(name: string): { find: RegExp; replacement: string }[] {
+  const dir = new URL(`packages/${name}/`, import.meta.url);
+  const manifest = JSON.parse(
+    readFileSync(new URL('package.json', dir), 'utf8'),
+  ) as ManifestExports;
+  return Object.entries(manifest.exports).flatMap(([key, target]) => {
+    if (typeof target !== 'object' || target.source === undefined) return [];
+    const specifier = `@toolhost/${name}${key.slice(1)}`.replace(/[/.-]/g, '\\$&');
+    return [
+      {
+        find: new RegExp(`^${specifier}$`),
+        replacement: fileURLToPath(new URL(target.source, dir)),
+      },
+    ];
+  });
+}
+
 // Workspace packages resolve to their TypeScript sources, so tests never need a build. An alias,
 // not the `source` export condition: vitest passes SSR conditions to Node as `--conditions`, and
 // third-party packages (eventsource-parser under `ai`) publish a `source` condition of raw .ts
 // that Node cannot load.
 export default defineConfig({
   resolve: {
-    alias: [
-      ...workspacePackages.map((name) => ({
-        find: new RegExp(`^@toolhost/${name}$`),
-        replacement: fileURLToPath(new URL(`packages/${name}/src/index.ts`, import.meta.url)),
-      })),
-      // The light entry of @toolhost/node (what assembling a host needs): its sources too.
-      {
-        find: /^@toolhost\/node\/host$/,
-        replacement: fileURLToPath(new URL('packages/node/src/host.ts', import.meta.url)),
-      },
-      // The OTLP export entry of @toolhost/otel, which the CLI imports lazily.
-      {
-        find: /^@toolhost\/otel\/otlp$/,
-        replacement: fileURLToPath(new URL('packages/otel/src/otlp.ts', import.meta.url)),
-      },
-    ],
+    alias: workspacePackages.flatMap(sourceAliases),
   },
   test: {
     include: [

@@ -1,16 +1,15 @@
 import { z } from 'zod';
 
 import {
-  boundForModel,
   createToolRegistry,
   defineTool,
-  readFileTool,
-  redactSecretShapedText,
-  type FileRead,
   type ToolDispatchContext,
   type ToolDispatchOutcome,
-  type ToolOutputStore,
 } from '@toolhost/core';
+import { boundForModel } from '@toolhost/core/bound';
+import type { FileRead, ToolOutputStore } from '@toolhost/core/host';
+import { redactSecretShapedText } from '@toolhost/core/redact';
+import { readFileTool } from '@toolhost/core/tools';
 
 import type { BenchRow } from '../bench-row.js';
 import { interleavedRows, sampleInterleaved, type Sample } from '../sample-interleaved.js';

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
-import { createToolRegistry, httpRequestTool, type ToolDispatchContext } from '@toolhost/core';
+import { createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import { httpRequestTool } from '@toolhost/core/tools';
 import { Agent, request } from 'undici';
 
 import { createEgressArm } from '../../packages/node/src/egress/create-egress-arm.js';

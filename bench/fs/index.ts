@@ -2,14 +2,8 @@ import { mkdir, mkdtemp, readFile, realpath, rename, rm, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import {
-  createToolRegistry,
-  listDirectoryTool,
-  readFileTool,
-  writeFileTool,
-  type ToolDispatchContext,
-  type ToolRegistry,
-} from '@toolhost/core';
+import { createToolRegistry, type ToolDispatchContext, type ToolRegistry } from '@toolhost/core';
+import { listDirectoryTool, readFileTool, writeFileTool } from '@toolhost/core/tools';
 
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
 import type { BenchRow } from '../bench-row.js';

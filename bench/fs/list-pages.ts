@@ -3,7 +3,7 @@ import { mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import type { FsListRequest } from '@toolhost/core';
+import type { FsListRequest } from '@toolhost/core/host';
 
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
 import type { BenchRow } from '../bench-row.js';

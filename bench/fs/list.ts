@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { createToolRegistry, listDirectoryTool, type ToolDispatchContext } from '@toolhost/core';
+import { createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import { listDirectoryTool } from '@toolhost/core/tools';
 
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
 import { setListStatSource } from '../../packages/node/src/fs/list-stat-source.js';

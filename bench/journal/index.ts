@@ -4,14 +4,12 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 import { z } from 'zod';
+import { createToolRegistry, defineTool, type ToolDispatchContext } from '@toolhost/core';
 import {
   createMemoryEffectJournal,
-  createToolRegistry,
-  defineTool,
   type EffectJournal,
   type EffectKey,
-  type ToolDispatchContext,
-} from '@toolhost/core';
+} from '@toolhost/core/journal';
 
 import type { BenchRow } from '../bench-row.js';
 import { sampleInterleaved, type Sample } from '../sample-interleaved.js';

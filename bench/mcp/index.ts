@@ -9,10 +9,10 @@ import { z } from 'zod';
 import {
   BUILTIN_TOOLS,
   createToolRegistry,
-  toModelText,
   unwrapUntrusted,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import { toModelText } from '@toolhost/core/bound';
 
 import { createToolServer } from '../../packages/cli/src/mcp/create-tool-server.js';
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';

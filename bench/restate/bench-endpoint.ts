@@ -1,5 +1,7 @@
 import * as restate from '@restatedev/restate-sdk';
-import type { EffectJournal, LoopToolCall, ToolDispatchContext } from '@toolhost/core';
+import type { ToolDispatchContext } from '@toolhost/core';
+import type { EffectJournal } from '@toolhost/core/journal';
+import type { LoopToolCall } from '@toolhost/core/loop';
 
 import {
   createToolRunObject,

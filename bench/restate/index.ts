@@ -11,10 +11,11 @@ import {
   createCorrectionBudget,
   createToolRegistry,
   runToolCalls,
-  type EffectJournal,
   type ToolDispatchContext,
 } from '@toolhost/core';
-import { createNodeToolHost, createSqliteEffectJournal } from '@toolhost/node';
+import type { EffectJournal } from '@toolhost/core/journal';
+import { createNodeToolHost } from '@toolhost/node';
+import { createSqliteEffectJournal } from '@toolhost/node/journal';
 
 import type { BenchRow } from '../bench-row.js';
 import { sampleInterleaved } from '../sample-interleaved.js';

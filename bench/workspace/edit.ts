@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { createToolRegistry, editFileTool, type ToolDispatchContext } from '@toolhost/core';
+import { createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import { editFileTool } from '@toolhost/core/tools';
 
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
 import type { BenchRow } from '../bench-row.js';

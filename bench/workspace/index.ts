@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createToolRegistry, searchFilesTool, type ToolDispatchContext } from '@toolhost/core';
+import { createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import { searchFilesTool } from '@toolhost/core/tools';
 
 import { createNodeToolHost } from '../../packages/node/src/create-node-tool-host.js';
 import {

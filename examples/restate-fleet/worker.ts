@@ -15,7 +15,8 @@ import path from 'node:path';
 
 import * as restate from '@restatedev/restate-sdk';
 import { BUILTIN_TOOLS, createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
-import { createNodeToolHost, createSqliteEffectJournal } from '@toolhost/node';
+import { createNodeToolHost } from '@toolhost/node';
+import { createSqliteEffectJournal } from '@toolhost/node/journal';
 import {
   createToolRunObject,
   type ToolRunModelRequest,

@@ -318,6 +318,9 @@ function manifestTargets(manifest: Record<string, unknown>): string[] {
 // A consumer as a new user writes one, under the strictest settings this repository uses.
 const CONSUMER = `import { BUILTIN_TOOLS, createToolRegistry, toProviderTools, type ToolDispatchContext } from '@toolhost/core';
 import { createNodeToolHost, describeNativeHelpers } from '@toolhost/node';
+import { createMemoryEffectJournal } from '@toolhost/core/journal';
+import { toOpenAiStrictSchema } from '@toolhost/core/lowering';
+import { createSqliteEffectJournal } from '@toolhost/node/journal';
 import { startMcpServer } from '@toolhost/cli/mcp-server';
 import { toolhostTools } from '@toolhost/ai-sdk';
 import { toolhostAgentTools } from '@toolhost/openai-agents';
@@ -341,6 +344,11 @@ const helpers: 'built' | 'not_built' | 'not_installed' | 'unsupported_platform' 
 const badContext: ToolDispatchContext = { ...ctx, grantedToolIds: 'read_file' };
 // @ts-expect-error root is required
 await createNodeToolHost({});
+// Subpath entries resolve from the tarballs, with their types.
+const memoryJournal = createMemoryEffectJournal();
+const strict = toOpenAiStrictSchema({ type: 'object', properties: {} });
+// @ts-expect-error the SQLite journal needs its file
+await createSqliteEffectJournal({});
 // @ts-expect-error the transport is stdio or http
 await startMcpServer({ transport: { kind: 'carrier-pigeon' } });
 const options = { grantedToolIds: ['read_file'], toolPolicy: {} };
@@ -365,5 +373,5 @@ const runs = createToolRunObject({
 createToolRunObject({ registry, journal: runs as never, context: () => ctx });
 // @ts-expect-error a decision is approve or reject
 await resolveApproval({ resolveAwakeable: () => undefined }, 'id', { outcome: 'maybe' });
-export const used = [registry, ctx, badContext, lowered, helpers, adapters, close, runs];
+export const used = [registry, ctx, badContext, lowered, helpers, adapters, close, runs, memoryJournal, strict];
 `;

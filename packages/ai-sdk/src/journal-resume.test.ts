@@ -1,6 +1,7 @@
 import { generateText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { createMemoryEffectJournal, createToolRegistry, defineTool } from '@toolhost/core';
+import { createToolRegistry, defineTool } from '@toolhost/core';
+import { createMemoryEffectJournal } from '@toolhost/core/journal';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolhostStopWhen, toolhostTools } from './index.js';

@@ -1,13 +1,6 @@
-import type {
-  AnyToolDef,
-  LoopRegistry,
-  ResolvedAdapterOptions,
-  ToolActionClass,
-  ToolActionPreview,
-  ToolApprovalContext,
-  ToolId,
-  ToolPreflight,
-} from '@toolhost/core';
+import type { AnyToolDef, ToolActionClass, ToolActionPreview, ToolId } from '@toolhost/core';
+import type { LoopRegistry, ResolvedAdapterOptions } from '@toolhost/core/loop';
+import type { ToolApprovalContext, ToolPreflight } from '@toolhost/core/policy';
 import type { ModelMessage, ToolSet } from 'ai';
 import { isApprovedResume } from './approved-resume.js';
 

@@ -1,10 +1,10 @@
+import { toModelText } from '@toolhost/core/bound';
+import type { DurableMediaPart } from '@toolhost/core/host';
 import {
   reportedContentClosing,
   reportedContentOpening,
-  toModelText,
-  type DurableMediaPart,
   type RandomNonce,
-} from '@toolhost/core';
+} from '@toolhost/core/loop';
 import type { Tool } from 'ai';
 
 // `ai` does not re-export this type; derive it from the hook that returns it.

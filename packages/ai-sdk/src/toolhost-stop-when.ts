@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_TOOL_TURNS } from '@toolhost/core';
+import { DEFAULT_MAX_TOOL_TURNS } from '@toolhost/core/loop';
 import { stepCountIs, type StepResult, type StopCondition, type ToolSet } from 'ai';
 import { toolhostSettingsList } from './toolhost-tools.js';
 import { isTurnEnding } from './turn-marks.js';

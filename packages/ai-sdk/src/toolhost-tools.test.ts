@@ -4,11 +4,11 @@ import {
   AdapterOptionsError,
   BUILTIN_TOOLS,
   createToolRegistry,
-  markUntrusted,
   ToolArgsInvalidError,
   ToolCancelledError,
   ToolDeniedByUserError,
 } from '@toolhost/core';
+import { markUntrusted } from '@toolhost/core/host';
 import { describe, expect, it } from 'vitest';
 import { createRecordingRegistry } from '../../core/src/loop/test-support/recording-registry.js';
 import {

@@ -1,18 +1,20 @@
 import {
-  approvalActionClass,
   classifyToolError,
-  feedbackText,
-  resolveAdapterOptions,
-  toModelText,
   toProviderTools,
   unwrapUntrusted,
   type AnyToolDef,
-  type DurableMediaPart,
-  type LoopRegistry,
-  type ResolvedAdapterOptions,
-  type ToolApprovalContext,
   type ToolhostAdapterOptions,
 } from '@toolhost/core';
+import { toModelText } from '@toolhost/core/bound';
+import type { DurableMediaPart } from '@toolhost/core/host';
+import {
+  approvalActionClass,
+  feedbackText,
+  resolveAdapterOptions,
+  type LoopRegistry,
+  type ResolvedAdapterOptions,
+} from '@toolhost/core/loop';
+import type { ToolApprovalContext } from '@toolhost/core/policy';
 import { jsonSchema, tool, type ToolSet } from 'ai';
 import { isApprovedResume } from './approved-resume.js';
 import { registerApprovalPreviews, sdkApprovedGate, sdkNeedsApproval } from './sdk-approval.js';

@@ -6,11 +6,11 @@ import {
   AdapterOptionsError,
   BUILTIN_TOOLS,
   createToolRegistry,
-  markUntrusted,
   ToolCancelledError,
   ToolDeniedByUserError,
-  type LoopRegistry,
 } from '@toolhost/core';
+import { markUntrusted } from '@toolhost/core/host';
+import type { LoopRegistry } from '@toolhost/core/loop';
 import { createNodeToolHost } from '@toolhost/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

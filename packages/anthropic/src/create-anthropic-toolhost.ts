@@ -1,15 +1,17 @@
 import {
   createCorrectionBudget,
-  createTurnLimit,
   runToolCalls,
   toProviderTools,
+  type ToolhostAdapterOptions,
+} from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
+import {
+  createTurnLimit,
   resolveAdapterOptions,
-  type AbortSignalLike,
   type LoopRegistry,
   type LoopToolCall,
-  type ToolhostAdapterOptions,
   type TurnLimit,
-} from '@toolhost/core';
+} from '@toolhost/core/loop';
 import type Anthropic from '@anthropic-ai/sdk';
 import { closeToolUses } from './close-tool-uses.js';
 import {

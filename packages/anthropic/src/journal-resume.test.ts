@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { createMemoryEffectJournal, createToolRegistry, defineTool } from '@toolhost/core';
+import { createToolRegistry, defineTool } from '@toolhost/core';
+import { createMemoryEffectJournal } from '@toolhost/core/journal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAnthropicToolhost } from './create-anthropic-toolhost.js';

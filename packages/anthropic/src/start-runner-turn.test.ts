@@ -1,10 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import {
-  createToolRegistry,
-  ToolDeniedByUserError,
-  type ConfirmActionHook,
-  type LoopRegistry,
-} from '@toolhost/core';
+import { createToolRegistry, ToolDeniedByUserError, type ConfirmActionHook } from '@toolhost/core';
+import type { LoopRegistry } from '@toolhost/core/loop';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { echoTool, saveTool } from '../../core/src/loop/test-support/sample-tools.js';
 import { createAnthropicToolhost } from './create-anthropic-toolhost.js';

@@ -5,14 +5,9 @@ import type {
 } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
 import { ToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
 import type { BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
-import {
-  createCorrectionBudget,
-  runToolCalls,
-  type AbortSignalLike,
-  type LoopRegistry,
-  type ResolvedAdapterOptions,
-  type ToolhostAdapterOptions,
-} from '@toolhost/core';
+import { createCorrectionBudget, runToolCalls, type ToolhostAdapterOptions } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
+import type { LoopRegistry, ResolvedAdapterOptions } from '@toolhost/core/loop';
 import type Anthropic from '@anthropic-ai/sdk';
 import { endedTurnText, NOT_RUN_TEXT } from './close-tool-uses.js';
 import { toAnthropicMessage } from './to-anthropic-message.js';

@@ -1,11 +1,7 @@
-import {
-  toModelText,
-  unwrapUntrusted,
-  type DurableMediaPart,
-  type ToolCallRound,
-  type ToolResultPart,
-  type UserMessage,
-} from '@toolhost/core';
+import { unwrapUntrusted, type ToolCallRound } from '@toolhost/core';
+import { toModelText } from '@toolhost/core/bound';
+import type { DurableMediaPart } from '@toolhost/core/host';
+import type { ToolResultPart, UserMessage } from '@toolhost/core/loop';
 import type Anthropic from '@anthropic-ai/sdk';
 
 /** One block a `tool_result` may hold: text, an image or a document. */

@@ -1,4 +1,4 @@
-import { redactText } from '@toolhost/core';
+import { redactText } from '@toolhost/core/redact';
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './commands/cli-io.js';
 import { describeFailure } from './commands/describe-failure.js';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { effectIdempotencyKey, OPERATOR_RESOLVED_RESULT } from '@toolhost/core';
-import { createSqliteEffectJournal, SqliteDriverMissingError } from '@toolhost/node';
+import { effectIdempotencyKey, OPERATOR_RESOLVED_RESULT } from '@toolhost/core/journal';
+import { createSqliteEffectJournal, SqliteDriverMissingError } from '@toolhost/node/journal';
 import {
   approveConfig,
   binArgv,

@@ -2,15 +2,15 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createToolRegistry, unwrapUntrusted } from '@toolhost/core';
 import {
-  createToolRegistry,
   listDirectoryTool,
   readFileTool,
   readMediaTool,
-  unwrapUntrusted,
   writeFileTool,
-} from '@toolhost/core';
-import type { DurableMediaPart, ToolDispatchContext, Untrusted } from '@toolhost/core';
+} from '@toolhost/core/tools';
+import type { ToolDispatchContext, Untrusted } from '@toolhost/core';
+import type { DurableMediaPart } from '@toolhost/core/host';
 import { createNodeToolHost } from './create-node-tool-host.js';
 import { createSandbox } from './fs/test-support/sandbox.js';
 import type { NodeMediaStore } from './media-store/create-media-store.js';

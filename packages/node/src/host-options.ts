@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { FsScopeTier } from '@toolhost/core';
+import type { FsScopeTier } from '@toolhost/core/policy';
 import { resolveEgressOptions, type EgressOptions } from './egress/resolve-egress-options.js';
 import type { McpArmOptions } from './mcp/mcp-arm-options.js';
 import type { OsArmOptions } from './os/create-os-arm.js';

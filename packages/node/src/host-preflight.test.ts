@@ -3,12 +3,10 @@ import path from 'node:path';
 import {
   createToolRegistry,
   ToolPolicyError,
-  httpRequestTool,
-  moveFileTool,
-  writeFileTool,
   type ToolApprovalRequest,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import { httpRequestTool, moveFileTool, writeFileTool } from '@toolhost/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, snapshotTree, type Sandbox } from './fs/test-support/sandbox.js';
 

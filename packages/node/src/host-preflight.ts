@@ -1,4 +1,5 @@
-import type { HostPreflightRequest, ToolId } from '@toolhost/core';
+import type { ToolId } from '@toolhost/core';
+import type { HostPreflightRequest } from '@toolhost/core/host';
 import type { Jail } from './fs/jail.js';
 
 /** What the Node host's arms can judge of a target before anyone is asked. */

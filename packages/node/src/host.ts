@@ -13,3 +13,5 @@ export type { ProcessBudgets } from './process/spawn-process.js';
 export { SqliteDriverMissingError, SqliteJournalError } from './journal/journal-errors.js';
 export type { SqliteEffectJournal } from './journal/sqlite-effect-journal-types.js';
 export type { McpArmReport } from './mcp/create-mcp-arm.js';
+export { resolveHostOptions } from './host-options.js';
+export type { ResolvedHostOptions } from './host-options.js';

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  createToolRegistry,
-  httpRequestTool,
-  webSearchTool,
-  type ToolDispatchContext,
-  type ToolRegistry,
-} from '@toolhost/core';
+import { createToolRegistry, type ToolDispatchContext, type ToolRegistry } from '@toolhost/core';
+import { httpRequestTool, webSearchTool } from '@toolhost/core/tools';
 
 import { createEgressArm, type EgressArm } from '../src/egress/create-egress-arm.js';
 import { mapLookup } from '../src/egress/test-support/map-lookup.js';

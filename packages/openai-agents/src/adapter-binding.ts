@@ -1,4 +1,5 @@
-import type { AnyToolDef, LoopRegistry, ResolvedAdapterOptions } from '@toolhost/core';
+import type { AnyToolDef } from '@toolhost/core';
+import type { LoopRegistry, ResolvedAdapterOptions } from '@toolhost/core/loop';
 import type { FunctionTool } from '@openai/agents';
 import type { RunLedger, RunLedgers } from './run-ledger.js';
 

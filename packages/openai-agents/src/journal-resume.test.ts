@@ -1,5 +1,6 @@
 import { Agent, run, setTracingDisabled } from '@openai/agents';
-import { createMemoryEffectJournal, createToolRegistry, defineTool } from '@toolhost/core';
+import { createToolRegistry, defineTool } from '@toolhost/core';
+import { createMemoryEffectJournal } from '@toolhost/core/journal';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolhostAgentTools } from './index.js';

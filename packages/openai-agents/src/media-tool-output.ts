@@ -1,10 +1,10 @@
+import { toModelText } from '@toolhost/core/bound';
+import type { DurableMediaPart } from '@toolhost/core/host';
 import {
   reportedContentClosing,
   reportedContentOpening,
-  toModelText,
-  type DurableMediaPart,
   type RandomNonce,
-} from '@toolhost/core';
+} from '@toolhost/core/loop';
 
 /** A structured function-tool output item the Agents SDK turns into Responses input. */
 export type AgentToolOutputItem =

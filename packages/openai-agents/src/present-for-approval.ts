@@ -1,4 +1,5 @@
-import { fromOpenAiStrictArgs, type ToolPreflight } from '@toolhost/core';
+import { fromOpenAiStrictArgs } from '@toolhost/core/lowering';
+import type { ToolPreflight } from '@toolhost/core/policy';
 import type { ToolBinding } from './adapter-binding.js';
 
 /**

@@ -1,16 +1,18 @@
 import {
-  applyFailureLadder,
-  approvalActionClass,
-  fromOpenAiStrictArgs,
-  toModelText,
-  resolveAdapterOptions,
   toProviderTools,
   unwrapUntrusted,
   type AnyToolDef,
-  type LoopRegistry,
-  type ToolApprovalContext,
   type ToolhostAdapterOptions,
 } from '@toolhost/core';
+import { toModelText } from '@toolhost/core/bound';
+import {
+  applyFailureLadder,
+  approvalActionClass,
+  resolveAdapterOptions,
+  type LoopRegistry,
+} from '@toolhost/core/loop';
+import { fromOpenAiStrictArgs } from '@toolhost/core/lowering';
+import type { ToolApprovalContext } from '@toolhost/core/policy';
 import { tool, type FunctionTool, type RunContext } from '@openai/agents';
 import { bindTool, type AdapterState } from './adapter-binding.js';
 import { mediaToolOutput } from './media-tool-output.js';

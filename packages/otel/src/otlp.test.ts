@@ -1,5 +1,6 @@
 import { SpanKind } from '@opentelemetry/api';
-import { createToolRegistry, readFileTool } from '@toolhost/core';
+import { createToolRegistry } from '@toolhost/core';
+import { readFileTool } from '@toolhost/core/tools';
 import { createNodeToolHost } from '@toolhost/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

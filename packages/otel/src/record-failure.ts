@@ -1,11 +1,7 @@
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import {
-  EffectJournalError,
-  ToolDispatchError,
-  UNKNOWN_TOOL_MESSAGE,
-  UnknownToolError,
-  redactText,
-} from '@toolhost/core';
+import { EffectJournalError, ToolDispatchError, UnknownToolError } from '@toolhost/core';
+import { UNKNOWN_TOOL_MESSAGE } from '@toolhost/core/dispatch';
+import { redactText } from '@toolhost/core/redact';
 import { clipAttribute } from './clip-attribute.js';
 
 /** The semconv's fallback `error.type` when the failure is not a toolhost dispatch error. */

@@ -1,5 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
-import { redactText, type AnyToolDef } from '@toolhost/core';
+import type { AnyToolDef } from '@toolhost/core';
+import { redactText } from '@toolhost/core/redact';
 import { clipAttribute } from './clip-attribute.js';
 
 // A call id is chosen by the model (or its provider): kept for correlation, but redacted and

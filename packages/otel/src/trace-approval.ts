@@ -1,5 +1,6 @@
 import type { Span } from '@opentelemetry/api';
-import type { ConfirmActionHook, ToolApprovalContext, ToolApprovalDecision } from '@toolhost/core';
+import type { ConfirmActionHook, ToolApprovalDecision } from '@toolhost/core';
+import type { ToolApprovalContext } from '@toolhost/core/policy';
 
 /** How an approval hook answered, as the `toolhost.approval.decided` event reports it. */
 export type ApprovalEventOutcome = 'approve' | 'reject' | 'invalid' | 'error';

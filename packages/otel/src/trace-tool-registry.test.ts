@@ -5,12 +5,13 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
   createToolRegistry,
   defineTool,
-  mcpCallTool,
   ToolExecutionError,
-  type ToolApprovalContext,
   type ToolRegistry,
 } from '@toolhost/core';
-import { createNodeToolHost, createSqliteEffectJournal } from '@toolhost/node';
+import type { ToolApprovalContext } from '@toolhost/core/policy';
+import { mcpCallTool } from '@toolhost/core/tools';
+import { createNodeToolHost } from '@toolhost/node';
+import { createSqliteEffectJournal } from '@toolhost/node/journal';
 import { fixtureServerDeclaration } from '../../node/src/mcp/test-support/fixture-server-declaration.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

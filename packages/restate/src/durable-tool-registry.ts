@@ -3,16 +3,13 @@ import {
   ToolCancelledError,
   ToolDispatchError,
   UnknownToolError,
-  type ActionGuard,
-  type ActionGuardDecision,
   type AnyToolDef,
-  type LoopDispatchOutcome,
-  type LoopRegistry,
-  type LoopToolCall,
   type ToolApprovalDecision,
   type ToolDispatchContext,
-  type ToolJournalContext,
 } from '@toolhost/core';
+import type { ToolJournalContext } from '@toolhost/core/journal';
+import type { LoopDispatchOutcome, LoopRegistry, LoopToolCall } from '@toolhost/core/loop';
+import type { ActionGuard, ActionGuardDecision } from '@toolhost/core/policy';
 
 import type { ToolRunApprovals } from './approval-notice.js';
 import { awaitApproval } from './await-approval.js';

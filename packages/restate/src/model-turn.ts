@@ -1,5 +1,6 @@
 import * as restate from '@restatedev/restate-sdk';
-import type { AssistantMessage, LoopMessage, LoopToolCall, ToolId } from '@toolhost/core';
+import type { ToolId } from '@toolhost/core';
+import type { AssistantMessage, LoopMessage, LoopToolCall } from '@toolhost/core/loop';
 
 /** What the model is asked for one turn of a run. */
 export interface ToolRunModelRequest {

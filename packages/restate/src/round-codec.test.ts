@@ -1,4 +1,5 @@
-import { isUntrusted, markUntrusted, unwrapUntrusted, type ToolCallRound } from '@toolhost/core';
+import { isUntrusted, unwrapUntrusted, type ToolCallRound } from '@toolhost/core';
+import { markUntrusted } from '@toolhost/core/host';
 import { describe, expect, it } from 'vitest';
 
 import { decodeRound, encodeRound } from './round-codec.js';

@@ -1,10 +1,6 @@
-import {
-  markUntrusted,
-  unwrapUntrusted,
-  type ToolCallRound,
-  type ToolMessage,
-  type UserMessage,
-} from '@toolhost/core';
+import { unwrapUntrusted, type ToolCallRound } from '@toolhost/core';
+import { markUntrusted } from '@toolhost/core/host';
+import type { ToolMessage, UserMessage } from '@toolhost/core/loop';
 
 import {
   fromStepMedia,

@@ -1,4 +1,6 @@
-import { markUntrusted, unwrapUntrusted, type LoopDispatchOutcome } from '@toolhost/core';
+import { unwrapUntrusted } from '@toolhost/core';
+import { markUntrusted } from '@toolhost/core/host';
+import type { LoopDispatchOutcome } from '@toolhost/core/loop';
 import { describe, expect, it } from 'vitest';
 
 import { decodeStepOutcome, encodeStepOutcome } from './step-outcome.js';

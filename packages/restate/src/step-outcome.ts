@@ -1,9 +1,6 @@
-import {
-  markUntrusted,
-  unwrapUntrusted,
-  type DurableMediaPart,
-  type LoopDispatchOutcome,
-} from '@toolhost/core';
+import { unwrapUntrusted } from '@toolhost/core';
+import { markUntrusted, type DurableMediaPart } from '@toolhost/core/host';
+import type { LoopDispatchOutcome } from '@toolhost/core/loop';
 
 /** What one dispatch step journals: the bounded model-facing result and its media handles. */
 export interface StepOutcome {

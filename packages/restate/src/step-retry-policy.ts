@@ -1,5 +1,6 @@
 import type { RunOptions } from '@restatedev/restate-sdk';
-import { isJournaledTool, type AnyToolDef } from '@toolhost/core';
+import type { AnyToolDef } from '@toolhost/core';
+import { isJournaledTool } from '@toolhost/core/journal';
 
 /** How often a durable step may be attempted, and how far apart. */
 export interface StepRetryPolicy {

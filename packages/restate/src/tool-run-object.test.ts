@@ -1,5 +1,5 @@
 import { connect } from '@restatedev/restate-sdk-clients';
-import { createSqliteEffectJournal } from '@toolhost/node';
+import { createSqliteEffectJournal } from '@toolhost/node/journal';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { resolveApproval } from './resolve-approval.js';

@@ -1,17 +1,19 @@
 import * as restate from '@restatedev/restate-sdk';
 import {
   createCorrectionBudget,
-  createTurnLimit,
-  DEFAULT_MAX_TOOL_TURNS,
   runToolCalls,
   ToolDispatchError,
   type CorrectionBudget,
-  type EffectJournal,
-  type LoopMessage,
-  type LoopToolCall,
   type ToolCallRound,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import type { EffectJournal } from '@toolhost/core/journal';
+import {
+  createTurnLimit,
+  DEFAULT_MAX_TOOL_TURNS,
+  type LoopMessage,
+  type LoopToolCall,
+} from '@toolhost/core/loop';
 
 import type { ToolRunApprovals } from './approval-notice.js';
 import { encodeDispatchError, statusOf } from './dispatch-error-codec.js';

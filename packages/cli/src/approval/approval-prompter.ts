@@ -1,4 +1,5 @@
-import type { AbortSignalLike, ToolActionClass, ToolActionPreview, ToolId } from '@toolhost/core';
+import type { ToolActionClass, ToolActionPreview, ToolId } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 
 /** What a human is shown: the REDACTED preview only. */
 export interface ApprovalPrompt {

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { AbortSignalLike } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 import type { ApprovalAnswer, ApprovalPrompt, ApprovalPrompter } from './approval-prompter.js';
 import { describePreviewFields, previewWasRedacted } from './describe-preview-fields.js';
 import { escapeForPrompt } from './escape-for-prompt.js';

@@ -1,4 +1,5 @@
-import { MAX_PREVIEW_CONTENT_BYTES, previewContent, redactText } from '@toolhost/core';
+import { MAX_PREVIEW_CONTENT_BYTES, previewContent } from '@toolhost/core/dispatch';
+import { redactText } from '@toolhost/core/redact';
 
 /**
  * A call's arguments as the audit log keeps them: every string leaf over

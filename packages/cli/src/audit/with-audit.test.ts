@@ -1,12 +1,12 @@
 import {
-  MAX_PREVIEW_CONTENT_BYTES,
   createToolRegistry,
   defineTool,
   ToolExecutionError,
-  writeFileTool,
   type ConfirmActionHook,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import { MAX_PREVIEW_CONTENT_BYTES } from '@toolhost/core/dispatch';
+import { writeFileTool } from '@toolhost/core/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalAnswer } from '../approval/approval-prompter.js';

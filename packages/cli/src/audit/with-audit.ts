@@ -1,12 +1,12 @@
 import {
   classifyToolError,
-  redactText,
-  secretArgTopKeys,
   ToolDispatchError,
   type AnyToolDef,
   type ToolDispatchContext,
   type ToolRegistry,
 } from '@toolhost/core';
+import { secretArgTopKeys } from '@toolhost/core/dispatch';
+import { redactText } from '@toolhost/core/redact';
 import { decidedBy } from '../approval/approval-decided-by.js';
 import { shownToolId } from '../commands/shown-tool-id.js';
 import type { AuditLog } from './audit-log.js';

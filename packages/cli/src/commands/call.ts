@@ -1,9 +1,5 @@
-import {
-  ToolCancelledError,
-  UnknownToolError,
-  unwrapUntrusted,
-  type DurableMediaPart,
-} from '@toolhost/core';
+import { ToolCancelledError, UnknownToolError, unwrapUntrusted } from '@toolhost/core';
+import type { DurableMediaPart } from '@toolhost/core/host';
 import type { Command } from 'commander';
 import { debugError } from '../debug-log.js';
 import { EXIT_CODES } from '../exit-codes.js';

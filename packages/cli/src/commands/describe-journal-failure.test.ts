@@ -1,5 +1,5 @@
 import { EffectJournalError, type EffectJournalErrorReason } from '@toolhost/core';
-import { SqliteDriverMissingError, SqliteJournalError } from '@toolhost/node';
+import { SqliteDriverMissingError, SqliteJournalError } from '@toolhost/node/journal';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../exit-codes.js';
 import { describeFailure } from './describe-failure.js';

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import {
-  describeNativeHelpers,
-  NATIVE_HELPERS_FIX,
-  type ContainmentDescription,
-  type NativeHelpers,
-} from '@toolhost/node';
+import { describeNativeHelpers, NATIVE_HELPERS_FIX, type NativeHelpers } from '@toolhost/node';
+import type { ContainmentDescription } from '@toolhost/node/process';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { describeMcpCollisions } from '../session/describe-mcp-collisions.js';

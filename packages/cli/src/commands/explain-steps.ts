@@ -1,13 +1,7 @@
-import {
-  findArgumentTrap,
-  matchCommandGlob,
-  redactText,
-  ToolPolicyError,
-  type AnyToolDef,
-  type PolicyTarget,
-  type ToolApprovalRequest,
-} from '@toolhost/core';
-import type { ContainmentDescription } from '@toolhost/node';
+import { ToolPolicyError, type AnyToolDef, type ToolApprovalRequest } from '@toolhost/core';
+import { findArgumentTrap, matchCommandGlob, type PolicyTarget } from '@toolhost/core/policy';
+import { redactText } from '@toolhost/core/redact';
+import type { ContainmentDescription } from '@toolhost/node/process';
 import { createConfirmHook } from '../approval/create-confirm-hook.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { judgeFsPath } from './judge-fs-path.js';

@@ -6,10 +6,10 @@ import {
   ToolPolicyError,
   UnknownToolError,
   type AnyToolDef,
-  type PolicyTarget,
   type ToolApprovalRequest,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import type { PolicyTarget } from '@toolhost/core/policy';
 import type { Command } from 'commander';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { EXIT_CODES } from '../exit-codes.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import type { SqliteEffectJournal, UnresolvedClaim } from '@toolhost/node';
+import type { SqliteEffectJournal, UnresolvedClaim } from '@toolhost/node/journal';
 import { CliUsageError } from '../cli-error.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { openJournal, resolveJournalFile, toJournalCliError } from '../session/open-journal.js';

@@ -1,4 +1,5 @@
-import { approvalActionClass, type AnyToolDef, type ToolHost } from '@toolhost/core';
+import type { AnyToolDef, ToolHost } from '@toolhost/core';
+import { approvalActionClass } from '@toolhost/core/loop';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 
 /** What `doctor` can say about a granted tool without calling it. */

@@ -1,4 +1,4 @@
-import type { ContainmentDescription, SandboxDescription } from '@toolhost/node';
+import type { ContainmentDescription, SandboxDescription } from '@toolhost/node/process';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../config/resolve-settings.js';
 import {

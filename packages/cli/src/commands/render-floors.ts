@@ -1,4 +1,4 @@
-import type { ContainmentDescription, SandboxDescription } from '@toolhost/node';
+import type { ContainmentDescription, SandboxDescription } from '@toolhost/node/process';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import type { McpServerReach } from '../session/describe-mcp-reach.js';
 

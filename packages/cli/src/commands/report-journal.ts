@@ -1,4 +1,4 @@
-import type { ToolJournalOutcome } from '@toolhost/core';
+import type { ToolJournalOutcome } from '@toolhost/core/journal';
 import type { CliIo } from './cli-io.js';
 
 /** Tells a human on stderr what the journal did with the call; a first run that settled is quiet. */

@@ -1,4 +1,4 @@
-import { redactText } from '@toolhost/core';
+import { redactText } from '@toolhost/core/redact';
 
 /**
  * A user-typed tool name fit for output: echoed only when it is plainly an identifier and no

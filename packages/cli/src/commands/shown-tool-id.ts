@@ -1,4 +1,5 @@
-import { UNKNOWN_TOOL, type ToolRegistry } from '@toolhost/core';
+import type { ToolRegistry } from '@toolhost/core';
+import { UNKNOWN_TOOL } from '@toolhost/core/dispatch';
 
 /**
  * The tool a log line or the page names for a call: its registered id, or the fixed

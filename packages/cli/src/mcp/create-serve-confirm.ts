@@ -1,10 +1,6 @@
 import path from 'node:path';
-import {
-  type ConfirmActionHook,
-  type FsScopeTier,
-  type ToolApprovalDecision,
-  type ToolApprovalRequest,
-} from '@toolhost/core';
+import type { ConfirmActionHook, ToolApprovalDecision, ToolApprovalRequest } from '@toolhost/core';
+import type { FsScopeTier } from '@toolhost/core/policy';
 import { ApprovalCache } from '../approval/approval-cache.js';
 import { markDecidedBy } from '../approval/approval-decided-by.js';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';

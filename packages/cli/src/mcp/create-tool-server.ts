@@ -5,13 +5,9 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type AnyToolDef,
-  type LoopRegistry,
-  type MediaStore,
-  type ToolDispatchContext,
-  type ToolId,
-} from '@toolhost/core';
+import { type AnyToolDef, type ToolDispatchContext, type ToolId } from '@toolhost/core';
+import type { MediaStore } from '@toolhost/core/host';
+import type { LoopRegistry } from '@toolhost/core/loop';
 import type { ApprovalPrompter } from '../approval/approval-prompter.js';
 import type { ProtectedPathContext } from '../approval/is-protected-path.js';
 import type { ApprovalMode } from '../config/config-schema.js';

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { AbortSignalLike } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 import type {
   ApprovalAnswer,
   ApprovalPrompt,

@@ -1,4 +1,5 @@
-import { ToolPolicyError, UnknownToolError, type LoopRegistry, type ToolId } from '@toolhost/core';
+import { ToolPolicyError, UnknownToolError, type ToolId } from '@toolhost/core';
+import type { LoopRegistry } from '@toolhost/core/loop';
 
 /**
  * Why a `tools/call` of a tool the server does not list is refused. A tool the registry has but

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { LoopRegistry } from '@toolhost/core';
+import type { LoopRegistry } from '@toolhost/core/loop';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMcpServer, type RunningMcpServer } from '../mcp-server.js';
 import type { ServeCallLimits } from './serve-call-limits.js';

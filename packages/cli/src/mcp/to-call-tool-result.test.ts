@@ -1,4 +1,4 @@
-import { markUntrusted, type DurableMediaPart } from '@toolhost/core';
+import { markUntrusted, type DurableMediaPart } from '@toolhost/core/host';
 import { describe, expect, it } from 'vitest';
 import { toCallToolResult } from './to-call-tool-result.js';
 

@@ -1,5 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toModelText, unwrapUntrusted, type LoopDispatchOutcome } from '@toolhost/core';
+import { unwrapUntrusted } from '@toolhost/core';
+import { toModelText } from '@toolhost/core/bound';
+import type { LoopDispatchOutcome } from '@toolhost/core/loop';
 import {
   DEFAULT_MAX_MEDIA_BYTES,
   toMediaContent,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createMediaStore, type NodeMediaStore } from '@toolhost/node';
+import { createMediaStore, type NodeMediaStore } from '@toolhost/node/stores';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toMediaContent } from './to-media-content.js';
 

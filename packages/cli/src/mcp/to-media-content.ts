@@ -1,5 +1,5 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { AbortSignalLike, DurableMediaPart, MediaStore } from '@toolhost/core';
+import type { AbortSignalLike, DurableMediaPart, MediaStore } from '@toolhost/core/host';
 
 /** Default cap on the media bytes one tool result carries to an MCP client (before base64). */
 export const DEFAULT_MAX_MEDIA_BYTES = 4 * 1024 * 1024;

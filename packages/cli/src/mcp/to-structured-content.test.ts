@@ -1,4 +1,6 @@
-import { BUILTIN_TOOLS, markUntrusted, type LoopDispatchOutcome } from '@toolhost/core';
+import { BUILTIN_TOOLS } from '@toolhost/core';
+import { markUntrusted } from '@toolhost/core/host';
+import type { LoopDispatchOutcome } from '@toolhost/core/loop';
 import { describe, expect, it } from 'vitest';
 import { StructuredResultError, withStructuredContent } from './to-structured-content.js';
 

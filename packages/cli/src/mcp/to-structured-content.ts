@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { unwrapUntrusted, type AnyToolDef, type LoopDispatchOutcome } from '@toolhost/core';
+import { unwrapUntrusted, type AnyToolDef } from '@toolhost/core';
+import type { LoopDispatchOutcome } from '@toolhost/core/loop';
 import { successShapeOf, TRUNCATED_STRUCTURED } from './tool-output-schemas.js';
 
 /** A success record that does not have its tool's listed shape: a server bug, never sent. */

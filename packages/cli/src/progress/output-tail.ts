@@ -1,4 +1,4 @@
-import { redactText } from '@toolhost/core';
+import { redactText } from '@toolhost/core/redact';
 import type { ProcessOutputChunk } from '@toolhost/node';
 import { sanitizeLineForTerminal } from '../terminal/sanitize-for-terminal.js';
 

@@ -1,4 +1,5 @@
-import type { ProcessResult, ToolHost } from '@toolhost/core';
+import type { ToolHost } from '@toolhost/core';
+import type { ProcessResult } from '@toolhost/core/host';
 import { describe, expect, it } from 'vitest';
 import { createOutputTail } from './output-tail.js';
 import { withProcessProgress } from './with-process-progress.js';

@@ -1,4 +1,6 @@
-import { redactText, type ProcessCapability, type ToolHost } from '@toolhost/core';
+import type { ToolHost } from '@toolhost/core';
+import type { ProcessCapability } from '@toolhost/core/host';
+import { redactText } from '@toolhost/core/redact';
 import { sanitizeLineForTerminal } from '../terminal/sanitize-for-terminal.js';
 import type { OutputTail } from './output-tail.js';
 

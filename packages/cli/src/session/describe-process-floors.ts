@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ToolHost } from '@toolhost/core';
-import { createProcessArm, type ContainmentDescription } from '@toolhost/node';
+import { createProcessArm, type ContainmentDescription } from '@toolhost/node/process';
 import { CliUsageError } from '../cli-error.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 

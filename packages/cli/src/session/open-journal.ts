@@ -41,7 +41,7 @@ export async function openJournal(
   }
   try {
     // The store's code loads with the first journaled command, never at every start.
-    const { createSqliteEffectJournal } = await import('@toolhost/node');
+    const { createSqliteEffectJournal } = await import('@toolhost/node/journal');
     return await createSqliteEffectJournal({ file });
   } catch (error) {
     throw toJournalCliError(error);

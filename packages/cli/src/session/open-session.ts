@@ -3,13 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import {
   createToolRegistry,
-  redactLeaf,
   type AnyToolDef,
   type ToolDispatchContext,
   type ToolHost,
   type ToolId,
   type ToolRegistry,
 } from '@toolhost/core';
+import { redactLeaf } from '@toolhost/core/redact';
 import {
   createNodeToolHost,
   type McpArmReport,

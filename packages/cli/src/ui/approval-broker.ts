@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AbortSignalLike, ToolActionClass, ToolActionPreview } from '@toolhost/core';
+import type { ToolActionClass, ToolActionPreview } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 import type {
   ApprovalAnswer,
   ApprovalPrompt,

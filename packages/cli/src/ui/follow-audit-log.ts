@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import { redactKey, redactLeaf, redactText, type ToolActionPreview } from '@toolhost/core';
+import type { ToolActionPreview } from '@toolhost/core';
+import { redactKey, redactLeaf, redactText } from '@toolhost/core/redact';
 import type { ApprovalDecider } from '../approval/approval-decided-by.js';
 import { safeToolName } from '../commands/safe-tool-name.js';
 import type { UiEventHub } from './ui-event-hub.js';

@@ -1,4 +1,4 @@
-import type { ContainmentDescription } from '@toolhost/node';
+import type { ContainmentDescription } from '@toolhost/node/process';
 import { renderMcpReach, renderSandboxLines } from '../commands/render-floors.js';
 import type { EffectiveSettings } from '../config/resolve-settings.js';
 import { describeMcpReach } from '../session/describe-mcp-reach.js';

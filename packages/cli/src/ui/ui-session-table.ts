@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { redactText } from '@toolhost/core';
+import { redactText } from '@toolhost/core/redact';
 import type { UiSpill } from './ui-event.js';
 
 /** Sessions the page lists; past it the oldest ended one is forgotten. */

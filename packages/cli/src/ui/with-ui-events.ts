@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   classifyToolError,
-  projectFailedResult,
-  redactText,
   ToolDispatchError,
   unwrapUntrusted,
   type ConfirmActionHook,
@@ -12,6 +10,8 @@ import {
   type ToolDispatchOutcome,
   type ToolRegistry,
 } from '@toolhost/core';
+import { projectFailedResult } from '@toolhost/core/dispatch';
+import { redactText } from '@toolhost/core/redact';
 import { decidedBy, type ApprovalDecider } from '../approval/approval-decided-by.js';
 import { pickShownPreview } from '../approval/pick-preview.js';
 import { shownToolId } from '../commands/shown-tool-id.js';

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { webSearchTool, type EgressRequest, type ToolDispatchContext } from '@toolhost/core';
+import type { ToolDispatchContext } from '@toolhost/core';
+import type { EgressRequest } from '@toolhost/core/host';
+import { webSearchTool } from '@toolhost/core/tools';
 
 import { createEgressArm, type EgressArm } from './create-egress-arm.js';
 import { credentialForms, echoesCredential } from './redact-credential-echo.js';

@@ -1,4 +1,4 @@
-import type { EgressRequest, EgressResponse } from '@toolhost/core';
+import type { EgressRequest, EgressResponse } from '@toolhost/core/host';
 import type { Dispatcher } from 'undici';
 
 import type { CallSignal } from './call-signal.js';

@@ -1,4 +1,5 @@
-import { normalizeHost, ToolPolicyError, type ToolId } from '@toolhost/core';
+import { ToolPolicyError, type ToolId } from '@toolhost/core';
+import { normalizeHost } from '@toolhost/core/policy';
 
 /**
  * Parses and re-checks a request URL (or a redirect target, against `base`): WHATWG-parseable,

@@ -3,7 +3,8 @@ import { connect, type Socket } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
-import { ToolCancelledError, type DurableMediaPart, type EgressRequest } from '@toolhost/core';
+import { ToolCancelledError } from '@toolhost/core';
+import type { DurableMediaPart, EgressRequest } from '@toolhost/core/host';
 
 import { createEgressArm, type EgressArm } from './create-egress-arm.js';
 import type { DialTarget } from './create-pinned-dispatcher.js';

@@ -1,11 +1,11 @@
+import type { ToolId } from '@toolhost/core';
 import type {
   AbortSignalLike,
   EgressCapability,
   EgressRequest,
   EgressResponse,
   ToolHostCallOptions,
-  ToolId,
-} from '@toolhost/core';
+} from '@toolhost/core/host';
 
 import { checkEgressUrl } from './check-egress-url.js';
 import { egressFetch } from './egress-fetch.js';

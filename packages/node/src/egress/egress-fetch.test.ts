@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import type { EgressRequest } from '@toolhost/core';
+import type { EgressRequest } from '@toolhost/core/host';
 
 import { createEgressArm, type EgressArm } from './create-egress-arm.js';
 import type { DialTarget } from './create-pinned-dispatcher.js';

@@ -1,15 +1,17 @@
 import {
-  normalizeHost,
-  refusedBeforeEffect,
   ToolCancelledError,
   ToolDispatchError,
   ToolExecutionError,
   ToolPolicyError,
+  type ToolId,
+} from '@toolhost/core';
+import {
+  refusedBeforeEffect,
   type AbortSignalLike,
   type EgressRequest,
   type EgressResponse,
-  type ToolId,
-} from '@toolhost/core';
+} from '@toolhost/core/host';
+import { normalizeHost } from '@toolhost/core/policy';
 
 import { CallSignal } from './call-signal.js';
 import { assertHostAllowed, checkEgressUrl, normalizeAllowlist } from './check-egress-url.js';

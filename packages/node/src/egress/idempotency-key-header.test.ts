@@ -1,11 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  BUILTIN_TOOLS,
-  createToolRegistry,
-  type EgressRequest,
-  type ToolDispatchContext,
-} from '@toolhost/core';
+import { BUILTIN_TOOLS, createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import type { EgressRequest } from '@toolhost/core/host';
 
 import { createEgressArm, type EgressArm } from './create-egress-arm.js';
 import type { DialTarget } from './create-pinned-dispatcher.js';

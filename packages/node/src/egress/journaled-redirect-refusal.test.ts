@@ -5,12 +5,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   BUILTIN_TOOLS,
-  createMemoryEffectJournal,
   createToolRegistry,
-  type EffectJournal,
   type ToolCall,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import { createMemoryEffectJournal, type EffectJournal } from '@toolhost/core/journal';
 
 import { createNodeToolHost, type NodeToolHostHandle } from '../create-node-tool-host.js';
 import { createSqliteEffectJournal } from '../journal/create-sqlite-effect-journal.js';

@@ -1,7 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
-import { normalizeHost, ToolExecutionError, ToolPolicyError, type ToolId } from '@toolhost/core';
+import { ToolExecutionError, ToolPolicyError, type ToolId } from '@toolhost/core';
+import { normalizeHost } from '@toolhost/core/policy';
 
 import { isBlockedHostname } from './is-blocked-hostname.js';
 import { isAllowedAddress, type AddressRange } from './is-global-unicast.js';

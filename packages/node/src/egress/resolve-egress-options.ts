@@ -1,4 +1,5 @@
-import type { DurableMediaPart, ToolId } from '@toolhost/core';
+import type { ToolId } from '@toolhost/core';
+import type { DurableMediaPart } from '@toolhost/core/host';
 
 import type { DialTcp } from './create-pinned-dispatcher.js';
 import { parseAddressRanges, type AddressRange } from './is-global-unicast.js';

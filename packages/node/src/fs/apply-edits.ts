@@ -1,5 +1,5 @@
 import { ToolArgsInvalidError } from '@toolhost/core';
-import type { FsEdit } from '@toolhost/core';
+import type { FsEdit } from '@toolhost/core/host';
 
 const TOOL_ID = 'edit_file';
 

@@ -1,4 +1,4 @@
-import type { FsCapability } from '@toolhost/core';
+import type { FsCapability } from '@toolhost/core/host';
 import type { NodeMediaStore } from '../media-store/create-media-store.js';
 import type { Jail } from './jail.js';
 import { createEditFile } from './edit-file.js';

@@ -13,16 +13,15 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  createMemoryEffectJournal,
   createToolRegistry,
-  editFileTool,
   ToolArgsInvalidError,
   ToolExecutionError,
-  type FsCapability,
-  type FsEditRequest,
   type ToolApprovalRequest,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import type { FsCapability, FsEditRequest } from '@toolhost/core/host';
+import { createMemoryEffectJournal } from '@toolhost/core/journal';
+import { editFileTool } from '@toolhost/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEditFile } from './edit-file.js';
 import type { Jail } from './jail.js';

@@ -1,7 +1,7 @@
 import { constants, fstatSync, lstatSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ToolPolicyError } from '@toolhost/core';
-import type { AbortSignalLike, FileEdit, FsEditRequest } from '@toolhost/core';
+import type { AbortSignalLike, FileEdit, FsEditRequest } from '@toolhost/core/host';
 import { applyEdits } from './apply-edits.js';
 import { childPath, descriptorPath } from './descriptor-path.js';
 import { formatEditDiff } from './edit-diff.js';

@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import { constants, lstatSync } from 'node:fs';
-import type { DirectoryEntry } from '@toolhost/core';
+import type { DirectoryEntry } from '@toolhost/core/host';
 import type { FsAtAddon } from '@toolhost/fs-at';
 import { childPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';

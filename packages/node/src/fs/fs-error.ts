@@ -1,11 +1,12 @@
 import {
-  refusedBeforeEffect,
   ToolCancelledError,
   ToolDispatchError,
   ToolExecutionError,
   ToolPolicyError,
 } from '@toolhost/core';
-import type { AbortSignalLike, ToolId } from '@toolhost/core';
+import { refusedBeforeEffect } from '@toolhost/core/host';
+import type { ToolId } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 
 // errno → a short secret-free reason; Node's own message names the path, so it rides on `cause`.
 const REASONS: Readonly<Record<string, string>> = {

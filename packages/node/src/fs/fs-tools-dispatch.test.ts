@@ -1,14 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  boundForModel,
-  createToolRegistry,
-  listDirectoryTool,
-  readFileTool,
-  toModelText,
-  unwrapUntrusted,
-} from '@toolhost/core';
+import { createToolRegistry, unwrapUntrusted } from '@toolhost/core';
+import { boundForModel, toModelText } from '@toolhost/core/bound';
+import { listDirectoryTool, readFileTool } from '@toolhost/core/tools';
 import type { ToolDispatchContext, ToolDispatchOutcome, ToolRegistry } from '@toolhost/core';
 import { MAX_LIST_ENTRIES } from './list-directory.js';
 import { createSandbox } from './test-support/sandbox.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ToolExecutionError, ToolPolicyError } from '@toolhost/core';
-import type { AbortSignalLike, FileRead } from '@toolhost/core';
+import type { AbortSignalLike, FileRead } from '@toolhost/core/host';
 import { throwIfAborted, toFsError } from './fs-error.js';
 import type { Jail } from './jail.js';
 import { MAX_SCANNED_ENTRIES } from './list-directory.js';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ToolArgsInvalidError } from '@toolhost/core';
-import type { FsListRequest } from '@toolhost/core';
+import type { FsListRequest } from '@toolhost/core/host';
 
 const TOOL_ID = 'list_directory';
 const V1 = 'l1';

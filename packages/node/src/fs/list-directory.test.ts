@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DirectoryListing, FsListRequest } from '@toolhost/core';
+import type { DirectoryListing, FsListRequest } from '@toolhost/core/host';
 import { encodeListCursor, listCursorBinding } from './list-cursor.js';
 import { MAX_LIST_ENTRIES } from './list-directory.js';
 import { listStatSources, setListStatSource } from './list-stat-source.js';

@@ -5,7 +5,7 @@ import type {
   DirectoryEntry,
   DirectoryListing,
   FsListRequest,
-} from '@toolhost/core';
+} from '@toolhost/core/host';
 import type { DirectoryRef } from './descriptor-path.js';
 import { throwIfAborted, toFsError } from './fs-error.js';
 import { isoTimestamp } from './iso-timestamp.js';

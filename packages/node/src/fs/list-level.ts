@@ -1,5 +1,5 @@
-import { compareCodeUnits } from '@toolhost/core';
-import type { DirectoryEntry } from '@toolhost/core';
+import { compareCodeUnits } from '@toolhost/core/host';
+import type { DirectoryEntry } from '@toolhost/core/host';
 import type { FsAtAddon } from '@toolhost/fs-at';
 import type { DirectoryRef } from './descriptor-path.js';
 import { foldPath, foldSegment } from './floor.js';

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { DirectoryListing, FsListRequest } from '@toolhost/core';
+import type { DirectoryListing, FsListRequest } from '@toolhost/core/host';
 import { decodeListCursor, encodeListCursor, listCursorBinding } from './list-cursor.js';
 import { createListDirectory, MAX_LIST_ENTRIES, MAX_SCANNED_ENTRIES } from './list-directory.js';
 import { createListSnapshotStore, DEFAULT_LIST_SNAPSHOT_LIMITS } from './list-snapshot-store.js';

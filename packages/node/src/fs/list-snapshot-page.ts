@@ -1,4 +1,4 @@
-import type { DirectoryEntry } from '@toolhost/core';
+import type { DirectoryEntry } from '@toolhost/core/host';
 import type { DirectoryRef } from './descriptor-path.js';
 import { createLevelStats } from './entry-stats.js';
 import type { Jail } from './jail.js';

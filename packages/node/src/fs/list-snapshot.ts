@@ -1,4 +1,4 @@
-import type { DirectoryEntry } from '@toolhost/core';
+import type { DirectoryEntry } from '@toolhost/core/host';
 import type { PendingDirectory } from './open-chain.js';
 import type { LevelEntry } from './walk-breadth-first.js';
 

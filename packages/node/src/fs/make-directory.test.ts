@@ -1,11 +1,8 @@
 import { mkdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  createDirectoryTool,
-  createMemoryEffectJournal,
-  createToolRegistry,
-  type ToolDispatchContext,
-} from '@toolhost/core';
+import { createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import { createMemoryEffectJournal } from '@toolhost/core/journal';
+import { createDirectoryTool } from '@toolhost/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJail, type Jail } from './jail.js';
 import { createMakeDirectory } from './make-directory.js';

@@ -1,8 +1,9 @@
 import { lstatSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { refusedBeforeEffect, ToolExecutionError, ToolPolicyError } from '@toolhost/core';
-import type { AbortSignalLike, DirectoryMake, FsMakeDirectoryRequest } from '@toolhost/core';
+import { ToolExecutionError, ToolPolicyError } from '@toolhost/core';
+import { refusedBeforeEffect } from '@toolhost/core/host';
+import type { AbortSignalLike, DirectoryMake, FsMakeDirectoryRequest } from '@toolhost/core/host';
 import { childPath } from './descriptor-path.js';
 import { assertDirectoryUnmoved } from './directory-unmoved.js';
 import { beforeWriteEffect, errnoCode, throwIfAborted, toFsError } from './fs-error.js';

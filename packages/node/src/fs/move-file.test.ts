@@ -1,12 +1,9 @@
 import { link, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  createMemoryEffectJournal,
-  createToolRegistry,
-  moveFileTool,
-  type FsMoveRequest,
-  type ToolDispatchContext,
-} from '@toolhost/core';
+import { createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import type { FsMoveRequest } from '@toolhost/core/host';
+import { createMemoryEffectJournal } from '@toolhost/core/journal';
+import { moveFileTool } from '@toolhost/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJail, type Jail } from './jail.js';
 import { createMoveFile } from './move-file.js';

@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { link, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolExecutionError, ToolPolicyError } from '@toolhost/core';
-import type { AbortSignalLike, FileMove, FsMoveRequest } from '@toolhost/core';
+import type { AbortSignalLike, FileMove, FsMoveRequest } from '@toolhost/core/host';
 import { childPath } from './descriptor-path.js';
 import { assertDirectoryUnmoved } from './directory-unmoved.js';
 import { beforeWriteEffect, errnoCode, fsFailure, throwIfAborted, toFsError } from './fs-error.js';

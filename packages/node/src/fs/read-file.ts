@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync } from 'node:fs';
-import { attachUtf8Source } from '@toolhost/core';
-import type { AbortSignalLike, FileRead, FsReadRequest } from '@toolhost/core';
+import { attachUtf8Source } from '@toolhost/core/bound';
+import type { AbortSignalLike, FileRead, FsReadRequest } from '@toolhost/core/host';
 import type { NodeMediaStore } from '../media-store/create-media-store.js';
 import { decodeText } from './decode-text.js';
 import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';

@@ -1,4 +1,4 @@
-import type { AbortSignalLike } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 import { decodeText } from './decode-text.js';
 import { fsFailure, throwIfAborted } from './fs-error.js';
 import type { PositionalReader } from './read-descriptor.js';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FileSearchResult } from '@toolhost/core';
+import type { FileSearchResult } from '@toolhost/core/host';
 import { searchReaders, setSearchReader } from './search-reader.js';
 import {
   countAttempt,

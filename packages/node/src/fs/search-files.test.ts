@@ -2,7 +2,7 @@ import { readdirSync, readlinkSync, renameSync } from 'node:fs';
 import { link, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileSearchResult, FsSearchRequest } from '@toolhost/core';
+import type { FileSearchResult, FsSearchRequest } from '@toolhost/core/host';
 import type { Jail } from './jail.js';
 import { DEFAULT_SEARCH_LIMITS, createSearchFiles } from './search-files.js';
 import type { SearchLimits } from './search-files.js';

@@ -5,7 +5,7 @@ import type {
   FileSearchResult,
   FileSearchStop,
   FsSearchRequest,
-} from '@toolhost/core';
+} from '@toolhost/core/host';
 import { isBinaryHead } from './binary-sniff.js';
 import type { DirectoryRef } from './descriptor-path.js';
 import { fsFailure, throwIfAborted, toFsError } from './fs-error.js';

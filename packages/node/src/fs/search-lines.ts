@@ -1,4 +1,4 @@
-import type { FileSearchMatch } from '@toolhost/core';
+import type { FileSearchMatch } from '@toolhost/core/host';
 import type { MatchSpan } from './search-matcher.js';
 
 /** Longest line text one match carries; a minified line is cut around the match. */

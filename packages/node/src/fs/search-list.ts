@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
-import { compareCodeUnits } from '@toolhost/core';
+import { compareCodeUnits } from '@toolhost/core/host';
 import { ownPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';
 import { foldSegment, isFoldedOnReadFloor } from './floor.js';

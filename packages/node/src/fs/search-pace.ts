@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AbortSignalLike, ToolId } from '@toolhost/core';
+import type { ToolId } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 import { throwIfAborted } from './fs-error.js';
 
 // The walk runs synchronously; it gives the event loop a turn this often, so an abort (or

@@ -1,7 +1,7 @@
 import { closeSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { ToolPolicyError } from '@toolhost/core';
-import type { AbortSignalLike } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 import { descriptorPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';
 import { throwIfAborted } from './fs-error.js';

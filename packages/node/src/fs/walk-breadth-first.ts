@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { AbortSignalLike, DirectoryEntry, ToolId } from '@toolhost/core';
+import type { ToolId } from '@toolhost/core';
+import type { AbortSignalLike, DirectoryEntry } from '@toolhost/core/host';
 import type { DirectoryRef } from './descriptor-path.js';
 import { createLevelStats } from './entry-stats.js';
 import type { EntryStats, LevelStat } from './entry-stats.js';

@@ -3,7 +3,7 @@ import { constants, fstatSync, lstatSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { ToolPolicyError } from '@toolhost/core';
-import type { AbortSignalLike, FileWrite, FsWriteRequest } from '@toolhost/core';
+import type { AbortSignalLike, FileWrite, FsWriteRequest } from '@toolhost/core/host';
 import { childPath } from './descriptor-path.js';
 import type { DirectoryRef } from './descriptor-path.js';
 import { beforeWriteEffect, fsFailure, throwIfAborted, toFsError } from './fs-error.js';

@@ -2,15 +2,14 @@ import { link, mkdir, symlink, writeFile, readFile, unlink, stat } from 'node:fs
 import path from 'node:path';
 import {
   BUILTIN_TOOLS,
-  createDirectoryTool,
-  createMemoryEffectJournal,
   createToolRegistry,
-  isRefusedBeforeEffect,
-  type EffectJournal,
   type ToolCall,
   type ToolDispatchContext,
   type ToolHost,
 } from '@toolhost/core';
+import { isRefusedBeforeEffect } from '@toolhost/core/host';
+import { createMemoryEffectJournal, type EffectJournal } from '@toolhost/core/journal';
+import { createDirectoryTool } from '@toolhost/core/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createSqliteEffectJournal } from '../journal/create-sqlite-effect-journal.js';

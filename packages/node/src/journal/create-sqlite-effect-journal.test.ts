@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isOperatorResolvedRecord, type EffectKey } from '@toolhost/core';
+import { isOperatorResolvedRecord, type EffectKey } from '@toolhost/core/journal';
 
 import { createSqliteEffectJournal } from './create-sqlite-effect-journal.js';
 import { readOrCreateJournalKey } from './journal-key.js';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-import type { EffectKey, JournalState, SettledEffect } from '@toolhost/core';
+import type { EffectKey, JournalState, SettledEffect } from '@toolhost/core/journal';
 
 import { keyedDigest } from './journal-key.js';
 

@@ -1,4 +1,4 @@
-import type { EffectJournal } from '@toolhost/core';
+import type { EffectJournal } from '@toolhost/core/journal';
 
 /** Where and how durably the SQLite effect journal writes. */
 export interface SqliteEffectJournalOptions {

@@ -6,7 +6,7 @@ import {
   type EffectKey,
   type JournalState,
   type SettledEffect,
-} from '@toolhost/core';
+} from '@toolhost/core/journal';
 
 import { SqliteJournalError } from './journal-errors.js';
 import {

@@ -1,13 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ToolCancelledError, ToolExecutionError, type ToolId } from '@toolhost/core';
 import {
   refusedBeforeEffect,
-  ToolCancelledError,
-  ToolExecutionError,
   type AbortSignalLike,
   type ToolHostCallOptions,
-  type ToolId,
-} from '@toolhost/core';
+} from '@toolhost/core/host';
 import {
   toMcpErrorDetail,
   toMcpToolOutput,

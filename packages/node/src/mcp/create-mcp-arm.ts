@@ -1,13 +1,11 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  refusedBeforeEffect,
   ToolDispatchError,
   ToolExecutionError,
   type AnyToolDef,
-  type McpCallInput,
-  type McpCapability,
   type ToolId,
 } from '@toolhost/core';
+import { refusedBeforeEffect, type McpCallInput, type McpCapability } from '@toolhost/core/host';
 import { callMcpTool, type McpToolCall } from './call-mcp-tool.js';
 import { compileInputSchema, type McpArgsValidator } from './compile-input-schema.js';
 import { connectMcpServer, McpConnectError, type McpConnection } from './connect-mcp-server.js';
@@ -18,7 +16,7 @@ import {
   type McpArmOptions,
   type McpServerDeclaration,
 } from './mcp-arm-options.js';
-import { toMcpToolId } from '@toolhost/core';
+import { toMcpToolId } from '@toolhost/core/policy';
 import { resolveCredentialRef } from './resolve-declared-values.js';
 
 /** Why a discovered tool was not registered. */

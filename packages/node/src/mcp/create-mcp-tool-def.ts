@@ -1,11 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import {
-  refusedBeforeEffect,
-  ToolUnavailableError,
-  type JsonSchema,
-  type ToolDef,
-  type ToolId,
-} from '@toolhost/core';
+import { ToolUnavailableError, type ToolDef, type ToolId } from '@toolhost/core';
+import { refusedBeforeEffect } from '@toolhost/core/host';
+import type { JsonSchema } from '@toolhost/core/lowering';
 import type { McpArgsValidator } from './compile-input-schema.js';
 
 /** The longest server-written description a discovered tool carries to the model. */

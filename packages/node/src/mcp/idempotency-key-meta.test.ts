@@ -1,11 +1,11 @@
 import {
   createToolRegistry,
-  mcpCallTool,
   unwrapUntrusted,
   type ToolDispatchContext,
-  type ToolHostCallOptions,
   type ToolRegistry,
 } from '@toolhost/core';
+import type { ToolHostCallOptions } from '@toolhost/core/host';
+import { mcpCallTool } from '@toolhost/core/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_META } from './call-mcp-tool.js';
 import { createMcpArm, type McpArm } from './create-mcp-arm.js';

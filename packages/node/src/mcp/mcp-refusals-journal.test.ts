@@ -1,13 +1,12 @@
 import {
-  createMemoryEffectJournal,
   createToolRegistry,
-  isRefusedBeforeEffect,
-  mcpCallTool,
-  type EffectJournal,
   type ToolCall,
   type ToolDispatchContext,
   type ToolRegistry,
 } from '@toolhost/core';
+import { isRefusedBeforeEffect } from '@toolhost/core/host';
+import { createMemoryEffectJournal, type EffectJournal } from '@toolhost/core/journal';
+import { mcpCallTool } from '@toolhost/core/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpArm, type McpArm } from './create-mcp-arm.js';
 import { fixtureServerDeclaration } from './test-support/fixture-server-declaration.js';

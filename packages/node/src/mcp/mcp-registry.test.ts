@@ -1,10 +1,10 @@
 import {
   classifyToolError,
   createToolRegistry,
-  mcpCallTool,
   unwrapUntrusted,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import { mcpCallTool } from '@toolhost/core/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpArm, type McpArm } from './create-mcp-arm.js';
 import { fixtureServerDeclaration } from './test-support/fixture-server-declaration.js';

@@ -1,4 +1,4 @@
-import { redactText } from '@toolhost/core';
+import { redactText } from '@toolhost/core/redact';
 
 /** The slice of a `CallToolResult` the model view reads (structural, so SDK variants fit). */
 export interface McpResultView {

@@ -14,7 +14,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolExecutionError } from '@toolhost/core';
-import type { AbortSignalLike, DurableMediaPart, MediaInfo, MediaStore } from '@toolhost/core';
+import type { AbortSignalLike, DurableMediaPart, MediaInfo, MediaStore } from '@toolhost/core/host';
 import { SPILL_MAX_AGE_MS } from '../output-store/create-output-store.js';
 
 /** What a caller stores with the bytes. */

@@ -1,4 +1,4 @@
-import type { OsCapability } from '@toolhost/core';
+import type { OsCapability } from '@toolhost/core/host';
 import type { NodeHostParts } from '../create-node-tool-host.js';
 import { createOsArm } from './create-os-arm.js';
 

@@ -4,7 +4,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRefusedBeforeEffect, ToolCancelledError } from '@toolhost/core';
+import { ToolCancelledError } from '@toolhost/core';
+import { isRefusedBeforeEffect } from '@toolhost/core/host';
 import { createOsArm } from './create-os-arm.js';
 
 const HOSTILE = '-x; $(touch /tmp/pwned-os) `id` "\' \n';

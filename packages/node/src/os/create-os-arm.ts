@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { AbortSignalLike, OsCapability } from '@toolhost/core';
-import { refusedBeforeEffect, ToolExecutionError } from '@toolhost/core';
+import type { AbortSignalLike, OsCapability } from '@toolhost/core/host';
+import { ToolExecutionError } from '@toolhost/core';
+import { refusedBeforeEffect } from '@toolhost/core/host';
 import { BASE_ENV_NAMES } from '../process/build-child-env.js';
 import { isExecutableFile } from '../process/resolve-executable.js';
 import { runHelper } from './run-helper.js';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { AbortSignalLike } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 import { ToolCancelledError, ToolExecutionError } from '@toolhost/core';
 import { decodeHead } from '../process/capture-output.js';
 

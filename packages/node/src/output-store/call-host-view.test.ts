@@ -5,10 +5,10 @@ import {
   createToolRegistry,
   defineTool,
   unwrapUntrusted,
-  type ProcessResult,
   type ToolDispatchContext,
   type ToolHost,
 } from '@toolhost/core';
+import type { ProcessResult } from '@toolhost/core/host';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createNodeToolHost, type NodeToolHostHandle } from '../create-node-tool-host.js';

@@ -1,12 +1,11 @@
+import type { ToolHost, ToolResultLimits } from '@toolhost/core';
 import type {
   AbortSignalLike,
   ProcessCapability,
   SpillPart,
   SpilledResult,
-  ToolHost,
   ToolOutputStore,
-  ToolResultLimits,
-} from '@toolhost/core';
+} from '@toolhost/core/host';
 import type { NodeOutputStore } from './create-output-store.js';
 import type { SpillBudget } from './spill-quota.js';
 

@@ -3,13 +3,13 @@ import { closeSync, constants, open, unlinkSync, writev } from 'node:fs';
 import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolCancelledError, ToolExecutionError } from '@toolhost/core';
+import type { ToolResultLimits } from '@toolhost/core';
 import type {
   AbortSignalLike,
   SpilledResult,
   SpillPart,
   ToolOutputStore,
-  ToolResultLimits,
-} from '@toolhost/core';
+} from '@toolhost/core/host';
 import {
   createSpillQuota,
   type SpillBudget,

@@ -2,16 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  attachUtf8Source,
-  boundForModel,
   createToolRegistry,
-  readFileTool,
-  type SpillPart,
   type ToolDispatchContext,
   type ToolHost,
-  type ToolOutputStore,
   type ToolResultLimits,
 } from '@toolhost/core';
+import { attachUtf8Source, boundForModel } from '@toolhost/core/bound';
+import type { SpillPart, ToolOutputStore } from '@toolhost/core/host';
+import { readFileTool } from '@toolhost/core/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../fs/test-support/sandbox.js';
 import type { NodeOutputStore } from './create-output-store.js';

@@ -1,13 +1,9 @@
 import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  createToolRegistry,
-  runCommandTool,
-  unwrapUntrusted,
-  type ProcessResult,
-  type ToolDispatchContext,
-} from '@toolhost/core';
+import { createToolRegistry, unwrapUntrusted, type ToolDispatchContext } from '@toolhost/core';
+import type { ProcessResult } from '@toolhost/core/host';
+import { runCommandTool } from '@toolhost/core/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createNodeToolHost, type NodeToolHostHandle } from '../create-node-tool-host.js';
 import { createOutputStore } from './create-output-store.js';

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
-import type { SpilledResult } from '@toolhost/core';
+import type { SpilledResult } from '@toolhost/core/host';
 
 /** Where one overflowing stream goes: a writable that receives the whole stream, and its ref. */
 export interface ProcessSpillTarget {

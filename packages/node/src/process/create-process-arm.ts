@@ -1,5 +1,11 @@
-import type { AbortSignalLike, ProcessCapability, ProcessResult, SpawnOpts } from '@toolhost/core';
-import { refusedBeforeEffect, ToolDispatchError, ToolPolicyError } from '@toolhost/core';
+import type {
+  AbortSignalLike,
+  ProcessCapability,
+  ProcessResult,
+  SpawnOpts,
+} from '@toolhost/core/host';
+import { ToolDispatchError, ToolPolicyError } from '@toolhost/core';
+import { refusedBeforeEffect } from '@toolhost/core/host';
 import { buildChildEnv } from './build-child-env.js';
 import { neutraliseGitDrivers } from './neutralise-git-drivers.js';
 import {

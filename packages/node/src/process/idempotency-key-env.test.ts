@@ -2,12 +2,8 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BUILTIN_TOOLS,
-  createToolRegistry,
-  type ToolDispatchContext,
-  type ToolHostCallOptions,
-} from '@toolhost/core';
+import { BUILTIN_TOOLS, createToolRegistry, type ToolDispatchContext } from '@toolhost/core';
+import type { ToolHostCallOptions } from '@toolhost/core/host';
 import { buildChildEnv, IDEMPOTENCY_KEY_ENV, isRefusedEnvName } from './build-child-env.js';
 import { createProcessArm, type ProcessArm } from './create-process-arm.js';
 

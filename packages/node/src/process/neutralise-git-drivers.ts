@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { ToolExecutionError, type AbortSignalLike } from '@toolhost/core';
+import { ToolExecutionError } from '@toolhost/core';
+import type { AbortSignalLike } from '@toolhost/core/host';
 import { runHostGit } from './sandbox/filter-git-config-host-git.js';
 
 /** One git child about to start: the executable, its jailed cwd and its built env. */

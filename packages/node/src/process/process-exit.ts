@@ -1,6 +1,6 @@
 import { constants as osConstants } from 'node:os';
 
-import type { ProcessResult } from '@toolhost/core';
+import type { ProcessResult } from '@toolhost/core/host';
 
 import type { CapturedOutput } from './capture-output.js';
 import type { ContainmentInfo } from './detect-containment.js';

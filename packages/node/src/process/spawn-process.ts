@@ -1,12 +1,8 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { AbortSignalLike, ProcessResult } from '@toolhost/core';
-import {
-  refusedBeforeEffect,
-  ToolCancelledError,
-  ToolExecutionError,
-  ToolPolicyError,
-} from '@toolhost/core';
+import type { AbortSignalLike, ProcessResult } from '@toolhost/core/host';
+import { ToolCancelledError, ToolExecutionError, ToolPolicyError } from '@toolhost/core';
+import { refusedBeforeEffect } from '@toolhost/core/host';
 import { captureOutput, type CapturedOutput, type OpenProcessSpill } from './capture-output.js';
 import type { ProcessOutputObserver } from './process-output-observer.js';
 import type { ContainmentInfo } from './detect-containment.js';

@@ -4,13 +4,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   BUILTIN_TOOLS,
-  createMemoryEffectJournal,
   createToolRegistry,
-  isRefusedBeforeEffect,
-  type EffectJournal,
   type ToolCall,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import { isRefusedBeforeEffect } from '@toolhost/core/host';
+import { createMemoryEffectJournal, type EffectJournal } from '@toolhost/core/journal';
 
 import { createSqliteEffectJournal } from '../journal/create-sqlite-effect-journal.js';
 import { createProcessArm, type ProcessArm } from './create-process-arm.js';

@@ -3,12 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 
 import * as restate from '@restatedev/restate-sdk';
-import { BUILTIN_TOOLS, createToolRegistry, type LoopToolCall } from '@toolhost/core';
-import {
-  createNodeToolHost,
-  createPostgresEffectJournal,
-  createSqliteEffectJournal,
-} from '@toolhost/node';
+import { BUILTIN_TOOLS, createToolRegistry } from '@toolhost/core';
+import type { LoopToolCall } from '@toolhost/core/loop';
+import { createNodeToolHost } from '@toolhost/node';
+import { createPostgresEffectJournal, createSqliteEffectJournal } from '@toolhost/node/journal';
 
 import { createToolRunObject } from '../tool-run-object.js';
 import type { ToolRunModelRequest, ToolRunModelTurn } from '../model-turn.js';

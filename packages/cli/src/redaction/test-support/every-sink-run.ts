@@ -5,11 +5,11 @@ import {
   BUILTIN_TOOLS,
   createToolRegistry,
   defineTool,
-  redactLeaf,
   ToolExecutionError,
   type ToolDispatchContext,
   type ToolRegistry,
 } from '@toolhost/core';
+import { redactLeaf } from '@toolhost/core/redact';
 import { createNodeToolHost, type NodeToolHostHandle } from '@toolhost/node';
 import { traceToolRegistry } from '@toolhost/otel';
 import {

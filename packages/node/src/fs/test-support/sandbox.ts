@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, lstat, readlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FsCapability, ToolHost } from '@toolhost/core';
+import type { ToolHost } from '@toolhost/core';
+import type { FsCapability } from '@toolhost/core/host';
 import { createNodeToolHost } from '../../create-node-tool-host.js';
 import type { NodeToolHostOptions } from '../../host-options.js';
 import { createJail, type Jail } from '../jail.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isOperatorResolvedRecord, type EffectKey } from '@toolhost/core';
+import { isOperatorResolvedRecord, type EffectKey } from '@toolhost/core/journal';
 
 import { createPostgresEffectJournal } from './create-postgres-effect-journal.js';
 import type {

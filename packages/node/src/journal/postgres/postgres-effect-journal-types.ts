@@ -1,4 +1,4 @@
-import type { EffectJournal } from '@toolhost/core';
+import type { EffectJournal } from '@toolhost/core/journal';
 
 import type { UnresolvedClaim } from '../sqlite-effect-journal-types.js';
 

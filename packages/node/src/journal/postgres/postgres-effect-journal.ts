@@ -5,7 +5,7 @@ import {
   type EffectKey,
   type JournalState,
   type SettledEffect,
-} from '@toolhost/core';
+} from '@toolhost/core/journal';
 
 import {
   argsMacMemo,

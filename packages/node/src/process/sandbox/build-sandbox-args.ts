@@ -1,4 +1,4 @@
-import type { FsScopeTier } from '@toolhost/core';
+import type { FsScopeTier } from '@toolhost/core/policy';
 import type { MaskedPath, WorkspaceScan } from './scan-workspace.js';
 import type { SystemView } from './system-view.js';
 

@@ -1,4 +1,4 @@
-import { normalizeHost } from '@toolhost/core';
+import { normalizeHost } from '@toolhost/core/policy';
 
 /** The most bytes a request head may take, its final blank line included. */
 export const MAX_REQUEST_HEAD_BYTES = 8 * 1024;

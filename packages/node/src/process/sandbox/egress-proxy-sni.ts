@@ -1,4 +1,4 @@
-import { normalizeHost } from '@toolhost/core';
+import { normalizeHost } from '@toolhost/core/policy';
 
 /**
  * The most tunnel bytes buffered while waiting for a whole ClientHello. A real one is a few

@@ -6,9 +6,9 @@ import {
   BUILTIN_TOOLS,
   createToolRegistry,
   ToolExecutionError,
-  type ProcessResult,
   type ToolDispatchContext,
 } from '@toolhost/core';
+import type { ProcessResult } from '@toolhost/core/host';
 import { findSandboxWaitInit } from '@toolhost/sandbox-net';
 import { createNodeToolHost, type NodeToolHostHandle } from '../../create-node-tool-host.js';
 

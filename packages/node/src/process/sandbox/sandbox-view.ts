@@ -1,6 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ToolPolicyError, type FsScopeTier } from '@toolhost/core';
+import { ToolPolicyError } from '@toolhost/core';
+import type { FsScopeTier } from '@toolhost/core/policy';
 import type { FloorContext } from '../../fs/floor.js';
 import type { PinnedPath, SandboxRepository } from './build-sandbox-args.js';
 import type { SandboxContext, SandboxRequest } from './create-sandbox.js';
