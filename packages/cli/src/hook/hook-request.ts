@@ -31,6 +31,11 @@ export type HookRequest =
   | { readonly kind: 'mcp'; readonly server: string; readonly tool: string }
   /** A shell command string (Bash, run_shell_command, shell, exec_command). */
   | { readonly kind: 'shell'; readonly command: string; readonly cwd?: string }
+  /**
+   * No effect outside the agent itself: a todo list, a plan, a question to its user, a subagent
+   * (whose own tool calls come through the hook again), reading a background shell's output.
+   */
+  | { readonly kind: 'inert' }
   /** A tool toolhost does not know: always denied. */
   | { readonly kind: 'unknown' };
 
